@@ -1,0 +1,80 @@
+"""ginrummy: an exact gin rummy rules engine, computer players and tables.
+
+>>> import ginrummy
+>>> ginrummy.deadwood("7s 7h 7c 8s 9s")
+14
+>>> ginrummy.best_melds("7s 7h 7c 7d 8s 9s 6s").deadwood
+0
+"""
+
+from __future__ import annotations
+
+from .cards import Card, CardSet, CardsLike, parse_cards, to_mask
+from .errors import (
+    GinRummyError,
+    IllegalMoveError,
+    InvalidCardError,
+    InvalidRecordError,
+    InvalidRulesError,
+)
+from .hand import Hand
+from .match import GameScore, Match, MatchScore, score_match
+from .melds import Arrangement, all_arrangements, best_arrangement, min_deadwood
+from .rules import PROFILE_NAMES, RuleSet, get_rules
+from .settle import HandResult, settle_hand
+from .view import PlayerView
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Arrangement",
+    "Card",
+    "CardSet",
+    "CardsLike",
+    "GameScore",
+    "GinRummyError",
+    "Hand",
+    "HandResult",
+    "IllegalMoveError",
+    "InvalidCardError",
+    "InvalidRecordError",
+    "InvalidRulesError",
+    "Match",
+    "MatchScore",
+    "PROFILE_NAMES",
+    "PlayerView",
+    "RuleSet",
+    "all_melds",
+    "best_melds",
+    "deadwood",
+    "get_rules",
+    "parse_cards",
+    "score_match",
+    "settle_hand",
+]
+
+MAX_SOLVER_CARDS = 11
+
+
+def _hand_mask(cards: CardsLike) -> int:
+    mask = to_mask(cards, what="hand")
+    if mask.bit_count() > MAX_SOLVER_CARDS:
+        raise GinRummyError(
+            f"a gin rummy hand has at most {MAX_SOLVER_CARDS} cards, not {mask.bit_count()}"
+        )
+    return mask
+
+
+def deadwood(cards: CardsLike) -> int:
+    """Minimum deadwood of exactly these cards (0 to 11 cards; every card counts)."""
+    return min_deadwood(_hand_mask(cards))
+
+
+def best_melds(cards: CardsLike) -> Arrangement:
+    """A minimum-deadwood arrangement: ``.melds``, ``.deadwood_cards``, ``.deadwood``."""
+    return best_arrangement(_hand_mask(cards))
+
+
+def all_melds(cards: CardsLike) -> list[Arrangement]:
+    """Every minimum-deadwood arrangement of these cards."""
+    return all_arrangements(_hand_mask(cards))

@@ -1,0 +1,5 @@
+"""``python -m ginrummy`` runs the ``ginrummy`` command."""
+
+from .cli import main
+
+main()

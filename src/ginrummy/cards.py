@@ -1,0 +1,434 @@
+"""Cards as small ints, sets of cards as 52-bit ints, and the text people type for them.
+
+A :class:`Card` is an ``int`` from 0 to 51: ``suit * 13 + rank`` with suits in bridge order
+(clubs 0, diamonds 1, hearts 2, spades 3) and ranks from ace (0) to king (12). Each suit is
+therefore a block of 13 consecutive bits in a mask, so a run is a run of consecutive bits.
+
+A :class:`CardSet` wraps such a mask and offers the whole ``set`` API. The engine itself works on
+plain int masks; ``CardSet`` and ``Card`` are the readable faces shown to callers.
+
+>>> parse_cards("7h 10♥, Qs")
+[Card.parse('7h'), Card.parse('Th'), Card.parse('Qs')]
+>>> CardSet("9h 8h 7h")
+CardSet('7h8h9h')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import TypeAlias
+
+from .errors import InvalidCardError
+
+__all__ = [
+    "Card",
+    "CardSet",
+    "CardsLike",
+    "parse_cards",
+    "to_cards",
+    "to_mask",
+    "mask_of",
+    "cards_of_mask",
+    "card_value",
+    "RANK_CHARS",
+    "SUIT_CHARS",
+    "SUIT_SYMBOLS",
+    "FULL_DECK",
+    "SUIT_MASK",
+    "CARD_TEXT",
+    "mask_text",
+]
+
+RANK_CHARS = "A23456789TJQK"
+SUIT_CHARS = "cdhs"
+SUIT_SYMBOLS = "♣♦♥♠"
+RANK_NAMES = (
+    "ace", "two", "three", "four", "five", "six", "seven",
+    "eight", "nine", "ten", "jack", "queen", "king",
+)
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+#: Every card of the deck as a mask.
+FULL_DECK = (1 << 52) - 1
+#: The 13 bits of one suit, at the bottom of a mask.
+SUIT_MASK = (1 << 13) - 1
+
+#: Deadwood value of each card index (ace 1, two to ten face value, J/Q/K 10).
+VALUES: tuple[int, ...] = tuple(min(i % 13 + 1, 10) for i in range(52))
+
+
+def card_value(card: int) -> int:
+    """Deadwood points of one card: ace 1, 2-10 their number, J/Q/K 10."""
+    return VALUES[card]
+
+
+class Card(int):
+    """One playing card, an ``int`` 0..51 (``suit * 13 + rank``) with readable text.
+
+    Use :meth:`parse` for text and ``Card(index)`` for an index; both return shared instances.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, index: int) -> Card:
+        try:
+            return _CARDS[index]
+        except (IndexError, TypeError):
+            raise InvalidCardError(f"{index!r} is not a card index (0 to 51)") from None
+
+    @classmethod
+    def _make(cls, index: int) -> Card:
+        return int.__new__(cls, index)
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """The card named by one token such as ``7h``, ``10♥``, ``Th`` or ``ah``."""
+        cards = parse_cards(text)
+        if len(cards) != 1:
+            raise InvalidCardError(f"{text!r} is not exactly one card")
+        return cards[0]
+
+    @property
+    def rank(self) -> int:
+        """0 for an ace up to 12 for a king."""
+        return int(self) % 13
+
+    @property
+    def suit(self) -> int:
+        """0 clubs, 1 diamonds, 2 hearts, 3 spades."""
+        return int(self) // 13
+
+    @property
+    def value(self) -> int:
+        """Deadwood points: ace 1, 2-10 face value, J/Q/K 10."""
+        return VALUES[self]
+
+    @property
+    def mask(self) -> int:
+        """This card as a one-bit mask."""
+        return 1 << int(self)
+
+    @property
+    def name(self) -> str:
+        """What a screen reader says: ``"seven of hearts"``."""
+        return f"{RANK_NAMES[self.rank]} of {SUIT_NAMES[self.suit]}"
+
+    def symbol(self) -> str:
+        """Text with a suit symbol and ``10`` for ten: ``"10♥"``."""
+        rank = "10" if self.rank == 9 else RANK_CHARS[self.rank]
+        return rank + SUIT_SYMBOLS[self.suit]
+
+    def __str__(self) -> str:
+        return CARD_TEXT[self]
+
+    def __repr__(self) -> str:
+        return f"Card.parse({CARD_TEXT[self]!r})"
+
+
+_CARDS: tuple[Card, ...] = tuple(Card._make(i) for i in range(52))
+CARD_TEXT: tuple[str, ...] = tuple(RANK_CHARS[i % 13] + SUIT_CHARS[i // 13] for i in range(52))
+
+_RANK_LOOKUP = {c: i for i, c in enumerate(RANK_CHARS)}
+_SUIT_LOOKUP = {c: i for i, c in enumerate(SUIT_CHARS)}
+_SUIT_LOOKUP.update({c: i for i, c in enumerate(SUIT_SYMBOLS)})
+_SUIT_LOOKUP.update({c: i for i, c in enumerate("♧♢♡♤")})
+_CARD_RE = re.compile(r"(10|[2-9TJQKA])([CDHS♣♦♥♠♧♢♡♤])", re.IGNORECASE)
+_SEPARATORS = re.compile(r"[\s,]+")
+
+CardsLike: TypeAlias = str | Iterable[int | str]
+"""What the API accepts wherever it takes cards: text, or an iterable of cards, ints or text."""
+
+
+def _parse_chunk(chunk: str, out: list[Card]) -> None:
+    pos = 0
+    while pos < len(chunk):
+        m = _CARD_RE.match(chunk, pos)
+        if m is None:
+            bad = chunk[pos:] if pos else chunk
+            raise InvalidCardError(
+                f"{bad!r} is not a card (write cards like 7h, 10♥, Th or qs)", token=bad
+            )
+        rank_text = m.group(1).upper()
+        rank = 9 if rank_text == "10" else _RANK_LOOKUP[rank_text]
+        suit = _SUIT_LOOKUP[m.group(2).lower()]
+        out.append(_CARDS[suit * 13 + rank])
+        pos = m.end()
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Every card named in ``text``, in order; separators are spaces and commas.
+
+    Cards may also be written back to back (``7h8h9h``). Raises :class:`InvalidCardError`
+    naming the first token that is not a card.
+    """
+    if not isinstance(text, str):
+        raise InvalidCardError(f"expected card text, got {type(text).__name__}")
+    out: list[Card] = []
+    for chunk in _SEPARATORS.split(text.strip()):
+        if chunk:
+            _parse_chunk(chunk, out)
+    return out
+
+
+def to_cards(cards: CardsLike) -> list[Card]:
+    """Any accepted form of cards as a list of :class:`Card` (duplicates kept, order kept)."""
+    if isinstance(cards, str):
+        return parse_cards(cards)
+    if isinstance(cards, CardSet):
+        return list(cards)
+    if isinstance(cards, int):
+        raise InvalidCardError(
+            f"expected several cards, got the single int {cards!r}; wrap it in a list"
+        )
+    out: list[Card] = []
+    try:
+        items = iter(cards)
+    except TypeError:
+        raise InvalidCardError(f"expected cards, got {type(cards).__name__}") from None
+    for item in items:
+        if isinstance(item, str):
+            out.extend(parse_cards(item))
+        elif isinstance(item, int) and not isinstance(item, bool):
+            out.append(Card(item))
+        else:
+            raise InvalidCardError(f"{item!r} is not a card")
+    return out
+
+
+def to_mask(cards: CardsLike, *, what: str = "cards") -> int:
+    """Cards as a mask; a card given twice raises :class:`InvalidCardError`."""
+    if isinstance(cards, CardSet):
+        return cards.mask
+    mask = 0
+    for card in to_cards(cards):
+        bit = 1 << card
+        if mask & bit:
+            raise InvalidCardError(f"{card} appears twice in the {what}")
+        mask |= bit
+    return mask
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """Mask of card indices (no checks; for the engine's inner loops)."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def cards_of_mask(mask: int) -> list[Card]:
+    """The cards of a mask, lowest index first."""
+    out: list[Card] = []
+    while mask:
+        low = mask & -mask
+        out.append(_CARDS[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+def mask_text(mask: int) -> str:
+    """Cards of a mask as compact text, ``7h8h9h``."""
+    return "".join(CARD_TEXT[c] for c in cards_of_mask(mask))
+
+
+class CardSet:
+    """A set of cards backed by a 52-bit int, with the full ``set`` API.
+
+    Iteration yields :class:`Card` objects from the lowest index (clubs, ace first) upward.
+    """
+
+    __slots__ = ("mask",)
+
+    mask: int
+
+    def __init__(self, cards: CardsLike = ()) -> None:
+        self.mask = to_mask(cards) if not isinstance(cards, int) else to_mask([cards])
+
+    @classmethod
+    def from_mask(cls, mask: int) -> CardSet:
+        """A set from a mask of card bits."""
+        if mask < 0 or mask > FULL_DECK:
+            raise InvalidCardError(f"{mask!r} is not a 52-bit card mask")
+        out = cls.__new__(cls)
+        out.mask = mask
+        return out
+
+    @classmethod
+    def _coerce(cls, other: object) -> int:
+        if isinstance(other, CardSet):
+            return other.mask
+        if isinstance(other, (str, Iterable)):
+            return to_mask(other)
+        raise TypeError(f"cannot combine CardSet with {type(other).__name__}")
+
+    # Reading.
+    def __contains__(self, card: object) -> bool:
+        if isinstance(card, str):
+            card = Card.parse(card)
+        if isinstance(card, int) and 0 <= card < 52:
+            return bool(self.mask >> card & 1)
+        return False
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(cards_of_mask(self.mask))
+
+    def __reversed__(self) -> Iterator[Card]:
+        return iter(cards_of_mask(self.mask)[::-1])
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __bool__(self) -> bool:
+        return bool(self.mask)
+
+    def __int__(self) -> int:
+        return self.mask
+
+    def __index__(self) -> int:
+        return self.mask
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, CardSet):
+            return self.mask == other.mask
+        if isinstance(other, (set, frozenset)):
+            try:
+                return self.mask == to_mask(other)
+            except (InvalidCardError, TypeError):
+                return False
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __str__(self) -> str:
+        return mask_text(self.mask)
+
+    def __repr__(self) -> str:
+        return f"CardSet({mask_text(self.mask)!r})"
+
+    @property
+    def deadwood_value(self) -> int:
+        """Sum of the card values (as if none were melded)."""
+        return sum(VALUES[c] for c in cards_of_mask(self.mask))
+
+    def copy(self) -> CardSet:
+        return CardSet.from_mask(self.mask)
+
+    # Comparisons.
+    def issubset(self, other: CardsLike) -> bool:
+        return self.mask & ~self._coerce(other) == 0
+
+    def issuperset(self, other: CardsLike) -> bool:
+        return self._coerce(other) & ~self.mask == 0
+
+    def isdisjoint(self, other: CardsLike) -> bool:
+        return self.mask & self._coerce(other) == 0
+
+    def __le__(self, other: CardSet) -> bool:
+        return self.issubset(other)
+
+    def __lt__(self, other: CardSet) -> bool:
+        o = self._coerce(other)
+        return self.mask != o and self.mask & ~o == 0
+
+    def __ge__(self, other: CardSet) -> bool:
+        return self.issuperset(other)
+
+    def __gt__(self, other: CardSet) -> bool:
+        o = self._coerce(other)
+        return self.mask != o and o & ~self.mask == 0
+
+    # New sets.
+    def union(self, *others: CardsLike) -> CardSet:
+        mask = self.mask
+        for other in others:
+            mask |= self._coerce(other)
+        return CardSet.from_mask(mask)
+
+    def intersection(self, *others: CardsLike) -> CardSet:
+        mask = self.mask
+        for other in others:
+            mask &= self._coerce(other)
+        return CardSet.from_mask(mask)
+
+    def difference(self, *others: CardsLike) -> CardSet:
+        mask = self.mask
+        for other in others:
+            mask &= ~self._coerce(other)
+        return CardSet.from_mask(mask)
+
+    def symmetric_difference(self, other: CardsLike) -> CardSet:
+        return CardSet.from_mask(self.mask ^ self._coerce(other))
+
+    def __or__(self, other: CardSet) -> CardSet:
+        return self.union(other)
+
+    def __and__(self, other: CardSet) -> CardSet:
+        return self.intersection(other)
+
+    def __sub__(self, other: CardSet) -> CardSet:
+        return self.difference(other)
+
+    def __xor__(self, other: CardSet) -> CardSet:
+        return self.symmetric_difference(other)
+
+    # Changing in place.
+    def add(self, card: int | str) -> None:
+        self.mask |= 1 << _one_card(card)
+
+    def remove(self, card: int | str) -> None:
+        c = _one_card(card)
+        if not self.mask >> c & 1:
+            raise KeyError(Card(c))
+        self.mask ^= 1 << c
+
+    def discard(self, card: int | str) -> None:
+        self.mask &= ~(1 << _one_card(card))
+
+    def pop(self) -> Card:
+        if not self.mask:
+            raise KeyError("pop from an empty CardSet")
+        low = self.mask & -self.mask
+        self.mask ^= low
+        return _CARDS[low.bit_length() - 1]
+
+    def clear(self) -> None:
+        self.mask = 0
+
+    def update(self, *others: CardsLike) -> None:
+        for other in others:
+            self.mask |= self._coerce(other)
+
+    def intersection_update(self, *others: CardsLike) -> None:
+        for other in others:
+            self.mask &= self._coerce(other)
+
+    def difference_update(self, *others: CardsLike) -> None:
+        for other in others:
+            self.mask &= ~self._coerce(other)
+
+    def symmetric_difference_update(self, other: CardsLike) -> None:
+        self.mask ^= self._coerce(other)
+
+    def __ior__(self, other: CardSet) -> CardSet:
+        self.update(other)
+        return self
+
+    def __iand__(self, other: CardSet) -> CardSet:
+        self.intersection_update(other)
+        return self
+
+    def __isub__(self, other: CardSet) -> CardSet:
+        self.difference_update(other)
+        return self
+
+    def __ixor__(self, other: CardSet) -> CardSet:
+        self.symmetric_difference_update(other)
+        return self
+
+
+def _one_card(card: int | str) -> int:
+    if isinstance(card, str):
+        return int(Card.parse(card))
+    if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 52:
+        return int(card)
+    raise InvalidCardError(f"{card!r} is not a card")

@@ -1,0 +1,22 @@
+"""The ``ginrummy`` command. Each subcommand lives in its own module under
+:mod:`ginrummy.commands`; this file only lists them."""
+
+from __future__ import annotations
+
+import click
+
+from . import __version__
+from .commands.replay import replay
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="ginrummy")
+def main() -> None:
+    """Gin rummy: play it, study it, check it."""
+
+
+main.add_command(replay)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,1 @@
+"""The ``ginrummy`` subcommands, one module each; :mod:`ginrummy.cli` lists them."""

@@ -1,0 +1,510 @@
+"""The meld solver: minimum deadwood, best arrangements, knock discards and layoffs.
+
+Everything here works on int masks (see :mod:`ginrummy.cards`). The idea that makes it fast:
+a hand's only choice that couples the suits is which ranks it plays as sets. Fix that choice and
+each suit's remaining 13-bit pattern is independent, so its best runs are one lookup in
+:data:`RUN_DEADWOOD`, a table of all 8,192 suit patterns built at import. Ranks with fewer than
+three cards can never be sets, so most hands have no choice at all and cost four lookups.
+
+>>> from ginrummy.cards import to_mask
+>>> min_deadwood(to_mask("7s 7h 7c 8s 9s"))
+14
+>>> min_deadwood(to_mask("7s 7h 7c 7d 8s 9s"))
+0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from itertools import product
+
+from .cards import CardSet, mask_text
+
+__all__ = [
+    "RUN_DEADWOOD",
+    "ALL_MELDS",
+    "min_deadwood",
+    "deadwood_after_discard",
+    "discard_deadwoods",
+    "best_discard_deadwood",
+    "best_arrangement",
+    "all_arrangements",
+    "Arrangement",
+    "is_meld",
+    "is_run",
+    "is_set",
+    "declared_arrangement",
+    "layoff_candidates",
+    "best_layoffs",
+    "layoff_spots",
+    "mask_value",
+]
+
+_SUIT_BITS = 13
+_FULL_SUIT = (1 << _SUIT_BITS) - 1
+_RANK_VALUE = tuple(min(r + 1, 10) for r in range(13))
+#: Larger than any deadwood; marks "no card to discard" in the drop table.
+_NO_DROP = 1 << 20
+
+
+def _build_run_tables() -> tuple[list[int], list[int], list[int]]:
+    """Minimum deadwood of every suit pattern using runs only; value sums; best single drop.
+
+    ``run_dw[p]`` is built from smaller patterns: the lowest card of ``p`` is either deadwood
+    or the first card of a run, and removing cards only makes the pattern number smaller.
+    """
+    size = 1 << _SUIT_BITS
+    run_dw = [0] * size
+    value = [0] * size
+    for p in range(1, size):
+        low = p & -p
+        i = low.bit_length() - 1
+        rest = p ^ low
+        value[p] = value[rest] + _RANK_VALUE[i]
+        best = _RANK_VALUE[i] + run_dw[rest]
+        run = low
+        length = 1
+        while i + length < _SUIT_BITS and p >> (i + length) & 1:
+            run |= 1 << (i + length)
+            length += 1
+            if length >= 3:
+                cand = run_dw[p & ~run]
+                if cand < best:
+                    best = cand
+        run_dw[p] = best
+    drop = [_NO_DROP] * size
+    for p in range(1, size):
+        base = run_dw[p]
+        best = _NO_DROP
+        q = p
+        while q:
+            low = q & -q
+            q ^= low
+            cand = run_dw[p ^ low] - base
+            if cand < best:
+                best = cand
+        drop[p] = best
+    return run_dw, value, drop
+
+
+#: RUN_DEADWOOD[p]: least deadwood of the 13-bit suit pattern p when only runs may be melded.
+RUN_DEADWOOD, SUIT_VALUE, BEST_DROP = _build_run_tables()
+
+
+def _build_all_melds() -> tuple[int, ...]:
+    melds: list[int] = []
+    for rank in range(13):
+        bits = [1 << (suit * 13 + rank) for suit in range(4)]
+        full = sum(bits)
+        melds.append(full)
+        melds.extend(full ^ b for b in bits)
+    for suit in range(4):
+        for start in range(13):
+            for end in range(start + 3, 14):
+                melds.append(((1 << (end - start)) - 1) << (suit * 13 + start))
+    return tuple(melds)
+
+
+#: Every legal meld as a mask: 65 sets and 264 runs.
+ALL_MELDS: tuple[int, ...] = _build_all_melds()
+_MELD_SET = frozenset(ALL_MELDS)
+
+
+def mask_value(mask: int) -> int:
+    """Sum of the card values in a mask (deadwood if none of them is melded)."""
+    return (
+        SUIT_VALUE[mask & _FULL_SUIT]
+        + SUIT_VALUE[mask >> 13 & _FULL_SUIT]
+        + SUIT_VALUE[mask >> 26 & _FULL_SUIT]
+        + SUIT_VALUE[mask >> 39]
+    )
+
+
+def is_meld(mask: int) -> bool:
+    """True when the cards form one legal set or run."""
+    return mask in _MELD_SET
+
+
+def is_set(mask: int) -> bool:
+    """True for three or four cards of one rank."""
+    if mask not in _MELD_SET:
+        return False
+    low = (mask & -mask).bit_length() - 1
+    return not mask >> (low + 1) & 1 or low // 13 != (low + 1) // 13
+
+
+def is_run(mask: int) -> bool:
+    """True for three or more consecutive cards of one suit."""
+    return mask in _MELD_SET and not is_set(mask)
+
+
+# ---------------------------------------------------------------------------------------------
+# Set choices.
+
+
+def _rank_options(rank: int, a: int, b: int, c: int, d: int) -> list[tuple[int, int, int, int]]:
+    """Ways to play one rank held three or four times: per-suit bits removed as a set."""
+    bit = 1 << rank
+    held = (a & bit, b & bit, c & bit, d & bit)
+    options: list[tuple[int, int, int, int]] = [(0, 0, 0, 0), held]
+    if all(held):
+        for keep in range(4):
+            options.append(
+                (
+                    0 if keep == 0 else bit,
+                    0 if keep == 1 else bit,
+                    0 if keep == 2 else bit,
+                    0 if keep == 3 else bit,
+                )
+            )
+    return options
+
+
+def _set_choices(a: int, b: int, c: int, d: int, t: int) -> Iterator[tuple[int, int, int, int]]:
+    """Every choice of sets, as the per-suit bits the sets remove."""
+    per_rank = []
+    while t:
+        low = t & -t
+        t ^= low
+        per_rank.append(_rank_options(low.bit_length() - 1, a, b, c, d))
+    for combo in product(*per_rank):
+        ra = rb = rc = rd = 0
+        for xa, xb, xc, xd in combo:
+            ra |= xa
+            rb |= xb
+            rc |= xc
+            rd |= xd
+        yield ra, rb, rc, rd
+
+
+def _sets_min(a: int, b: int, c: int, d: int, t: int) -> int:
+    r = RUN_DEADWOOD
+    if not (a & b & c & d):
+        # Only three-card ranks: each is a set or not, so try every submask of t.
+        best = r[a] + r[b] + r[c] + r[d]
+        s = t
+        while s:
+            n = ~s
+            v = r[a & n] + r[b & n] + r[c & n] + r[d & n]
+            if v < best:
+                best = v
+            s = (s - 1) & t
+        return best
+    best = _NO_DROP
+    for ra, rb, rc, rd in _set_choices(a, b, c, d, t):
+        v = r[a & ~ra] + r[b & ~rb] + r[c & ~rc] + r[d & ~rd]
+        if v < best:
+            best = v
+    return best
+
+
+def min_deadwood(mask: int) -> int:
+    """Least deadwood of exactly the cards in ``mask`` (every card counted, none discarded)."""
+    a = mask & 8191
+    b = mask >> 13 & 8191
+    c = mask >> 26 & 8191
+    d = mask >> 39
+    t = (a & b & (c | d)) | (c & d & (a | b))
+    if not t:
+        r = RUN_DEADWOOD
+        return r[a] + r[b] + r[c] + r[d]
+    return _sets_min(a, b, c, d, t)
+
+
+def best_discard_deadwood(mask: int) -> int:
+    """Least deadwood left after discarding the best card (for an 11-card hand after a draw).
+
+    For an empty mask returns a large number.
+    """
+    a = mask & 8191
+    b = mask >> 13 & 8191
+    c = mask >> 26 & 8191
+    d = mask >> 39
+    t = (a & b & (c | d)) | (c & d & (a | b))
+    r = RUN_DEADWOOD
+    bd = BEST_DROP
+    if not t:
+        return r[a] + r[b] + r[c] + r[d] + min(bd[a], bd[b], bd[c], bd[d])
+    best = _NO_DROP
+    for ra, rb, rc, rd in _set_choices(a, b, c, d, t):
+        xa = a & ~ra
+        xb = b & ~rb
+        xc = c & ~rc
+        xd = d & ~rd
+        v = r[xa] + r[xb] + r[xc] + r[xd] + min(bd[xa], bd[xb], bd[xc], bd[xd])
+        if v < best:
+            best = v
+    return best
+
+
+def deadwood_after_discard(mask: int, card: int) -> int:
+    """Least deadwood of ``mask`` without ``card``."""
+    return min_deadwood(mask & ~(1 << card))
+
+
+def discard_deadwoods(mask: int) -> list[tuple[int, int]]:
+    """``(card, least deadwood after discarding it)`` for every card of ``mask``, low card first."""
+    a = mask & 8191
+    b = mask >> 13 & 8191
+    c = mask >> 26 & 8191
+    d = mask >> 39
+    t = (a & b & (c | d)) | (c & d & (a | b))
+    out: list[tuple[int, int]] = []
+    if not t:
+        r = RUN_DEADWOOD
+        suits = (a, b, c, d)
+        total = r[a] + r[b] + r[c] + r[d]
+        for s in range(4):
+            p = suits[s]
+            base = total - r[p]
+            offset = s * 13
+            while p:
+                low = p & -p
+                out.append((offset + low.bit_length() - 1, base + r[suits[s] ^ low]))
+                p ^= low
+        return out
+    m = mask
+    while m:
+        low = m & -m
+        m ^= low
+        out.append((low.bit_length() - 1, min_deadwood(mask ^ low)))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Arrangements: the melds themselves.
+
+
+class Arrangement:
+    """A way to lay out a hand: disjoint melds plus the deadwood cards.
+
+    ``melds`` are :class:`CardSet` objects (sets first, then runs, each group by lowest card);
+    ``deadwood`` is the points of ``deadwood_cards``.
+    """
+
+    __slots__ = ("meld_masks", "deadwood_mask", "deadwood")
+
+    meld_masks: tuple[int, ...]
+    deadwood_mask: int
+    deadwood: int
+
+    def __init__(self, meld_masks: Iterable[int], deadwood_mask: int) -> None:
+        self.meld_masks = tuple(sorted(meld_masks, key=_meld_sort_key))
+        self.deadwood_mask = deadwood_mask
+        self.deadwood = mask_value(deadwood_mask)
+
+    @property
+    def melds(self) -> list[CardSet]:
+        return [CardSet.from_mask(m) for m in self.meld_masks]
+
+    @property
+    def deadwood_cards(self) -> CardSet:
+        return CardSet.from_mask(self.deadwood_mask)
+
+    @property
+    def mask(self) -> int:
+        """Every card of the arrangement."""
+        out = self.deadwood_mask
+        for m in self.meld_masks:
+            out |= m
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Arrangement):
+            return NotImplemented
+        return self.meld_masks == other.meld_masks and self.deadwood_mask == other.deadwood_mask
+
+    def __hash__(self) -> int:
+        return hash((self.meld_masks, self.deadwood_mask))
+
+    def __str__(self) -> str:
+        melds = " ".join(mask_text(m) for m in self.meld_masks) or "no melds"
+        dead = mask_text(self.deadwood_mask) or "none"
+        return f"{melds} | deadwood {dead} ({self.deadwood})"
+
+    def __repr__(self) -> str:
+        return f"<Arrangement {self}>"
+
+
+def _meld_sort_key(m: int) -> tuple[int, int, int]:
+    low = (m & -m).bit_length() - 1
+    return (1 if is_run(m) else 0, low % 13, low // 13)
+
+
+def _suit_run_partitions(p: int) -> list[list[int]]:
+    """Every split of suit pattern ``p`` into runs plus deadwood that reaches RUN_DEADWOOD[p].
+
+    Each partition is a list of run patterns (13-bit, unshifted).
+    """
+    if p == 0:
+        return [[]]
+    target = RUN_DEADWOOD[p]
+    low = p & -p
+    i = low.bit_length() - 1
+    out: list[list[int]] = []
+    rest = p ^ low
+    if _RANK_VALUE[i] + RUN_DEADWOOD[rest] == target:
+        out.extend(_suit_run_partitions(rest))
+    run = low
+    length = 1
+    while i + length < _SUIT_BITS and p >> (i + length) & 1:
+        run |= 1 << (i + length)
+        length += 1
+        if length >= 3 and RUN_DEADWOOD[p & ~run] == target:
+            out.extend([run, *tail] for tail in _suit_run_partitions(p & ~run))
+    return out
+
+
+def _choice_melds(ra: int, rb: int, rc: int, rd: int) -> list[int]:
+    """The set melds (as full masks) that a per-suit removal choice stands for."""
+    removed = ra | rb << 13 | rc << 26 | rd << 39
+    sets: list[int] = []
+    for rank in range(13):
+        m = removed & (0x0008004002001 << rank)
+        if m:
+            sets.append(m)
+    return sets
+
+
+def all_arrangements(mask: int) -> list[Arrangement]:
+    """Every arrangement of ``mask`` that reaches its minimum deadwood."""
+    a = mask & 8191
+    b = mask >> 13 & 8191
+    c = mask >> 26 & 8191
+    d = mask >> 39
+    t = (a & b & (c | d)) | (c & d & (a | b))
+    target = min_deadwood(mask)
+    r = RUN_DEADWOOD
+    choices = list(_set_choices(a, b, c, d, t)) if t else [(0, 0, 0, 0)]
+    out: list[Arrangement] = []
+    seen: set[Arrangement] = set()
+    for ra, rb, rc, rd in choices:
+        rest = (a & ~ra, b & ~rb, c & ~rc, d & ~rd)
+        if r[rest[0]] + r[rest[1]] + r[rest[2]] + r[rest[3]] != target:
+            continue
+        sets = _choice_melds(ra, rb, rc, rd)
+        per_suit = [_suit_run_partitions(p) for p in rest]
+        for parts in product(*per_suit):
+            melds = list(sets)
+            for s, runs in enumerate(parts):
+                melds.extend(run << (13 * s) for run in runs)
+            covered = 0
+            for m in melds:
+                covered |= m
+            arr = Arrangement(melds, mask & ~covered)
+            if arr not in seen:
+                seen.add(arr)
+                out.append(arr)
+    out.sort(key=lambda x: (len(x.meld_masks), x.meld_masks))
+    return out
+
+
+def best_arrangement(mask: int) -> Arrangement:
+    """One minimum-deadwood arrangement of ``mask`` (the first of :func:`all_arrangements`)."""
+    return all_arrangements(mask)[0]
+
+
+def declared_arrangement(mask: int, melds: Iterable[int]) -> Arrangement:
+    """The arrangement of ``mask`` made of the declared ``melds``; raises ValueError if invalid.
+
+    The caller turns the ``ValueError`` into the right game error with context.
+    """
+    covered = 0
+    meld_list = list(melds)
+    for m in meld_list:
+        if not is_meld(m):
+            raise ValueError(f"{mask_text(m) or 'nothing'} is not a set or a run")
+        if m & ~mask:
+            missing = mask_text(m & ~mask)
+            raise ValueError(f"the meld {mask_text(m)} uses {missing}, which is not in the hand")
+        if m & covered:
+            raise ValueError(f"{mask_text(m & covered)} is used in two melds")
+        covered |= m
+    return Arrangement(meld_list, mask & ~covered)
+
+
+# ---------------------------------------------------------------------------------------------
+# Layoffs.
+
+
+def _layoff_options(melds: Iterable[int], defender: int) -> list[int]:
+    """Every set of defender cards that can be laid off together on ``melds`` (as masks)."""
+    per_meld: list[list[int]] = []
+    for m in melds:
+        if is_set(m):
+            if m.bit_count() == 3:
+                rank = ((m & -m).bit_length() - 1) % 13
+                fourth = (0x0008004002001 << rank) & ~m
+                if defender & fourth:
+                    per_meld.append([0, fourth])
+            continue
+        low = (m & -m).bit_length() - 1
+        high = m.bit_length() - 1
+        suit_lo = low // 13 * 13
+        suit_hi = suit_lo + 12
+        downs = [0]
+        acc = 0
+        pos = low - 1
+        while pos >= suit_lo and defender >> pos & 1:
+            acc |= 1 << pos
+            downs.append(acc)
+            pos -= 1
+        ups = [0]
+        acc = 0
+        pos = high + 1
+        while pos <= suit_hi and defender >> pos & 1:
+            acc |= 1 << pos
+            ups.append(acc)
+            pos += 1
+        if len(downs) > 1 or len(ups) > 1:
+            per_meld.append([x | y for x in downs for y in ups])
+    options = {0}
+    for opts in per_meld:
+        options = {o | x for o in options for x in opts}
+    return sorted(options, key=lambda x: (x.bit_count(), x))
+
+
+def layoff_candidates(melds: Iterable[int], defender: int) -> int:
+    """Every defender card that could be laid off on ``melds`` in some legal way."""
+    out = 0
+    for o in _layoff_options(melds, defender):
+        out |= o
+    return out
+
+
+def best_layoffs(melds: Iterable[int], defender: int) -> tuple[int, int, Arrangement]:
+    """The defender's best reply to a knock: ``(deadwood, layoff mask, own arrangement)``.
+
+    Minimises the defender's deadwood over every choice of own melds and layoffs; among equal
+    choices, lays off the fewest cards.
+    """
+    best: tuple[int, int] | None = None
+    for option in _layoff_options(melds, defender):
+        dw = min_deadwood(defender & ~option)
+        if best is None or dw < best[0]:
+            best = (dw, option)
+    assert best is not None
+    dw, option = best
+    return dw, option, best_arrangement(defender & ~option)
+
+
+def layoff_spots(melds: Iterable[int], held: int) -> int:
+    """Cards outside ``held`` that an opponent could lay off directly on ``melds``.
+
+    Counts the fourth card of each three-card set and the card just past each end of each
+    run (a chained layoff needs that card first).
+    """
+    out = 0
+    for m in melds:
+        if is_set(m):
+            if m.bit_count() == 3:
+                rank = ((m & -m).bit_length() - 1) % 13
+                out |= (0x0008004002001 << rank) & ~m
+            continue
+        low = (m & -m).bit_length() - 1
+        high = m.bit_length() - 1
+        if low % 13:
+            out |= 1 << (low - 1)
+        if high % 13 != 12:
+            out |= 1 << (high + 1)
+    return out & ~held

@@ -1,0 +1,15 @@
+"""``random``: a uniformly random legal move. A baseline, and the fastest playout policy."""
+
+from __future__ import annotations
+
+from ..view import PlayerView
+from .base import Player
+
+
+class RandomPlayer(Player):
+    """Chooses uniformly among the legal moves."""
+
+    name = "random"
+
+    def decide(self, view: PlayerView) -> str:
+        return self.rng.choice(view.legal_moves)

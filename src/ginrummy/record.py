@@ -1,0 +1,215 @@
+"""A text record of a whole match that replays move by move (TOML).
+
+A record holds the rule profile and its overrides, the first dealer, and for every hand its
+dealer, its deck (index 0 on top) and every move; finished hands also carry a one-line result
+that :func:`loads` checks against the replay. An unfinished last hand is allowed, so a record is
+also a saved game.
+
+>>> from ginrummy.match import Match
+>>> m = Match("modern", seed="doc")
+>>> _ = m.play("pass")
+>>> again = loads(dumps(m))
+>>> again.hand.moves, again.rules.describe()
+(['pass'], 'modern')
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .cards import CARD_TEXT, parse_cards
+from .errors import GinRummyError, InvalidCardError, InvalidRecordError
+from .match import Match
+from .rules import OVERRIDABLE, get_rules
+
+__all__ = ["dumps", "loads", "load", "dump", "FORMAT"]
+
+FORMAT = 1
+_TOP_KEYS = {"format", "profile", "overrides", "first_dealer", "players", "hands", "meta"}
+_HAND_KEYS = {"dealer", "deck", "moves", "result", "meta"}
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, Mapping):
+        inner = ", ".join(f"{k} = {_toml_value(x)}" for k, x in v.items())
+        return "{ " + inner + " }" if inner else "{}"
+    if isinstance(v, Sequence):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    raise TypeError(f"cannot write {v!r} in a record")
+
+
+def dumps(
+    match: Match,
+    *,
+    players: Sequence[str] | None = None,
+    meta: Mapping[str, Any] | None = None,
+    hand_meta: Sequence[Mapping[str, Any]] | None = None,
+) -> str:
+    """The record of ``match`` as text. ``players`` names seats 0 and 1; ``meta`` and
+    ``hand_meta`` carry extra string/int fields (such as sealed-deal data) for other layers."""
+    rules = match.rules
+    lines = [
+        "# ginrummy match record",
+        f"format = {FORMAT}",
+        f"profile = {_toml_value(rules.profile)}",
+        f"overrides = {_toml_value(dict(rules.overrides))}",
+        f"first_dealer = {match.first_dealer}",
+    ]
+    if players is not None:
+        lines.append(f"players = {_toml_value(list(players))}")
+    if meta:
+        lines.append(f"meta = {_toml_value(dict(meta))}")
+    for i, hand in enumerate(match.hands):
+        lines.append("")
+        lines.append("[[hands]]")
+        lines.append(f"dealer = {hand.dealer}")
+        deck = " ".join(CARD_TEXT[c] for c in hand.deck)
+        lines.append(f"deck = {_toml_value(deck)}")
+        if hand.history:
+            lines.append("moves = [")
+            lines.extend(f"  {_toml_value(e.text)}," for e in hand.history)
+            lines.append("]")
+        else:
+            lines.append("moves = []")
+        if hand.result is not None:
+            lines.append(f"result = {_toml_value(hand.result.summary())}")
+        if hand_meta is not None and i < len(hand_meta) and hand_meta[i]:
+            lines.append(f"meta = {_toml_value(dict(hand_meta[i]))}")
+    return "\n".join(lines) + "\n"
+
+
+def _need(table: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if key not in table:
+        raise InvalidRecordError(f"{where}: missing {key!r}")
+    value = table[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise InvalidRecordError(f"{where}: {key!r} has the wrong type ({value!r})")
+    return value
+
+
+def parse(text: str) -> dict[str, Any]:
+    """The record's raw tables, checked for shape only."""
+    if not isinstance(text, str):
+        raise InvalidRecordError("a record is text")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidRecordError(f"the record is not valid TOML: {exc}") from None
+    unknown = set(data) - _TOP_KEYS
+    if unknown:
+        raise InvalidRecordError(f"unknown field(s) in the record: {', '.join(sorted(unknown))}")
+    fmt = _need(data, "format", int, "record")
+    if fmt != FORMAT:
+        raise InvalidRecordError(f"record format {fmt} is not supported (this is format {FORMAT})")
+    _need(data, "profile", str, "record")
+    overrides = data.get("overrides", {})
+    if not isinstance(overrides, dict):
+        raise InvalidRecordError("record: 'overrides' must be a table")
+    _need(data, "first_dealer", int, "record")
+    hands = data.get("hands", [])
+    if not isinstance(hands, list):
+        raise InvalidRecordError("record: 'hands' must be a list of tables")
+    for i, h in enumerate(hands, 1):
+        if not isinstance(h, dict):
+            raise InvalidRecordError(f"hand {i}: not a table")
+        unknown = set(h) - _HAND_KEYS
+        if unknown:
+            raise InvalidRecordError(f"hand {i}: unknown field(s) {', '.join(sorted(unknown))}")
+        _need(h, "dealer", int, f"hand {i}")
+        _need(h, "deck", str, f"hand {i}")
+        moves = _need(h, "moves", list, f"hand {i}")
+        if not all(isinstance(m, str) for m in moves):
+            raise InvalidRecordError(f"hand {i}: every move must be text")
+        if "result" in h and not isinstance(h["result"], str):
+            raise InvalidRecordError(f"hand {i}: 'result' must be text")
+    players = data.get("players")
+    if players is not None and (
+        not isinstance(players, list)
+        or len(players) != 2
+        or not all(isinstance(p, str) for p in players)
+    ):
+        raise InvalidRecordError("record: 'players' must be two names")
+    return data
+
+
+def loads(text: str) -> Match:
+    """Replay a record into a :class:`Match` (the last hand may be unfinished).
+
+    Raises :class:`InvalidRecordError` saying which hand and move went wrong.
+    """
+    data = parse(text)
+    try:
+        rules = get_rules(data["profile"], **data.get("overrides", {}))
+    except GinRummyError as exc:
+        raise InvalidRecordError(f"record: {exc}") from None
+    unknown = set(data.get("overrides", {})) - set(OVERRIDABLE)
+    if unknown:  # pragma: no cover - get_rules already refuses these
+        raise InvalidRecordError(f"record: unknown overrides {sorted(unknown)}")
+    try:
+        match = Match(rules, first_dealer=data["first_dealer"], start=False)
+    except GinRummyError as exc:
+        raise InvalidRecordError(f"record: {exc}") from None
+    hands = data.get("hands", [])
+    for i, h in enumerate(hands, 1):
+        where = f"hand {i}"
+        if match.over:
+            raise InvalidRecordError(f"{where}: the match was already over")
+        if i > 1 and not match.hand.over:
+            raise InvalidRecordError(f"hand {i - 1} is unfinished but another hand follows")
+        expected = match.next_dealer
+        if h["dealer"] != expected:
+            raise InvalidRecordError(
+                f"{where}: the record says seat {h['dealer']} deals, the rules say seat {expected}"
+            )
+        try:
+            deck = [int(c) for c in parse_cards(h["deck"])]
+        except InvalidCardError as exc:
+            raise InvalidRecordError(f"{where}: bad deck: {exc}") from None
+        if len(deck) != 52 or len(set(deck)) != 52:
+            raise InvalidRecordError(f"{where}: the deck must list each of the 52 cards once")
+        match.next_hand(deck)
+        for j, move in enumerate(h["moves"], 1):
+            if match.hand.over:
+                raise InvalidRecordError(f"{where}: move {j} {move!r} comes after the hand ended")
+            try:
+                match.play(move)
+            except GinRummyError as exc:
+                raise InvalidRecordError(f"{where}, move {j} {move!r}: {exc}") from None
+        claimed = h.get("result")
+        result = match.hand.result
+        if claimed is not None:
+            if result is None:
+                raise InvalidRecordError(f"{where}: claims {claimed!r} but the hand is unfinished")
+            if result.summary() != claimed:
+                raise InvalidRecordError(
+                    f"{where}: the record claims {claimed!r} but the replay gives "
+                    f"{result.summary()!r}"
+                )
+    return match
+
+
+def players_of(text: str) -> list[str] | None:
+    """The seat names stored in a record, if any."""
+    players = parse(text).get("players")
+    return list(players) if players is not None else None
+
+
+def load(path: str) -> Match:
+    """Replay the record stored in a file."""
+    with open(path, encoding="utf-8") as f:
+        return loads(f.read())
+
+
+def dump(match: Match, path: str, **kwargs: Any) -> None:
+    """Write the record of ``match`` to a file."""
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(dumps(match, **kwargs))

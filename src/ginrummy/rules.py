@@ -1,0 +1,254 @@
+"""Rule profiles: the numbers and switches that differ between tables.
+
+A :class:`RuleSet` is frozen; a match fixes one when it starts. The five named profiles come from
+RULES.md; any number may be overridden before a match starts, within sane bounds.
+
+>>> rules = get_rules("modern", gin_bonus=30)
+>>> rules.gin_bonus, rules.undercut_bonus, rules.describe()
+(30, 25, 'modern (gin_bonus=30)')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
+
+from .errors import InvalidRulesError
+
+_PROFILE_KEYS = ("traditional", "modern", "browser", "house", "oklahoma")
+
+__all__ = ["RuleSet", "PROFILES", "PROFILE_NAMES", "get_rules", "RulesLike", "oklahoma_limit"]
+
+ShutoutRule = Literal["game_bonus", "double", "none"]
+DealerRule = Literal["winner", "alternate", "same"]
+
+
+# Sane bounds for numeric overrides, inclusive.
+_INT_BOUNDS: dict[str, tuple[int, int]] = {
+    "gin_bonus": (0, 1000),
+    "undercut_bonus": (0, 1000),
+    "big_gin_bonus": (0, 1000),
+    "knock_limit": (0, 30),
+    "target": (1, 10000),
+    "game_bonus": (0, 10000),
+    "shutout_game_bonus": (0, 10000),
+    "box_bonus": (0, 1000),
+}
+_BOOL_FIELDS = ("big_gin", "oklahoma", "spade_double", "hollywood", "last_discard_chance")
+_CHOICE_FIELDS: dict[str, tuple[str, ...]] = {
+    "shutout": ("game_bonus", "double", "none"),
+    "shutout_when": ("never_scored", "no_hand_won"),
+    "next_dealer": ("winner", "alternate"),
+    "after_cancel": ("same", "alternate"),
+}
+OVERRIDABLE: tuple[str, ...] = (*_INT_BOUNDS, *_BOOL_FIELDS, *_CHOICE_FIELDS)
+
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+
+
+def _check(name: str, value: Any) -> Any:
+    if name in _INT_BOUNDS:
+        if isinstance(value, str):
+            try:
+                value = int(value.strip())
+            except ValueError:
+                raise InvalidRulesError(f"{name} must be a whole number, not {value!r}") from None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidRulesError(f"{name} must be a whole number, not {value!r}")
+        lo, hi = _INT_BOUNDS[name]
+        if not lo <= value <= hi:
+            raise InvalidRulesError(f"{name} must be between {lo} and {hi}, not {value}")
+        return value
+    if name in _BOOL_FIELDS:
+        if isinstance(value, str):
+            low = value.strip().lower()
+            if low in _TRUE:
+                return True
+            if low in _FALSE:
+                return False
+        if isinstance(value, bool):
+            return value
+        raise InvalidRulesError(f"{name} must be on or off, not {value!r}")
+    if name in _CHOICE_FIELDS:
+        if value not in _CHOICE_FIELDS[name]:
+            allowed = ", ".join(_CHOICE_FIELDS[name])
+            raise InvalidRulesError(f"{name} must be one of {allowed}, not {value!r}")
+        return value
+    known = ", ".join(OVERRIDABLE)
+    raise InvalidRulesError(f"unknown rule {name!r}; rules that can be changed: {known}")
+
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Everything that varies between gin rummy tables; see ``docs/rules.md``.
+
+    ``knock_limit`` is ignored when ``oklahoma`` is on (the first upcard sets it then).
+    ``shutout``: ``"game_bonus"`` pays ``shutout_game_bonus`` instead of ``game_bonus`` when
+    the loser qualifies (``shutout_when``), ``"double"`` doubles the winner's final total after
+    all bonuses, ``"none"`` does nothing.
+    """
+
+    profile: str = "traditional"
+    gin_bonus: int = 20
+    undercut_bonus: int = 10
+    big_gin: bool = False
+    big_gin_bonus: int = 31
+    knock_limit: int = 10
+    oklahoma: bool = False
+    spade_double: bool = False
+    target: int = 100
+    game_bonus: int = 100
+    shutout: ShutoutRule = "game_bonus"
+    shutout_game_bonus: int = 200
+    shutout_when: Literal["never_scored", "no_hand_won"] = "never_scored"
+    box_bonus: int = 20
+    next_dealer: Literal["winner", "alternate"] = "winner"
+    after_cancel: Literal["same", "alternate"] = "same"
+    hollywood: bool = False
+    last_discard_chance: bool = False
+    overrides: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        if self.profile not in _PROFILE_KEYS:
+            known = ", ".join(_PROFILE_KEYS)
+            raise InvalidRulesError(f"unknown rule profile {self.profile!r}; choose one of {known}")
+        for name in OVERRIDABLE:
+            value = getattr(self, name)
+            if name in _INT_BOUNDS and (isinstance(value, bool) or not isinstance(value, int)):
+                raise InvalidRulesError(f"{name} must be a whole number, not {value!r}")
+            if name in _BOOL_FIELDS and not isinstance(value, bool):
+                raise InvalidRulesError(f"{name} must be True or False, not {value!r}")
+            _check(name, value)
+
+    def knock_limit_for(self, upcard: int | None) -> int:
+        """The knock limit of a hand whose first upcard is ``upcard`` (a card index)."""
+        if self.oklahoma:
+            if upcard is None:
+                raise InvalidRulesError("Oklahoma's knock limit needs the hand's first upcard")
+            return oklahoma_limit(upcard)
+        return self.knock_limit
+
+    def multiplier_for(self, upcard: int | None) -> int:
+        """2 when the hand's score is doubled (a spade first upcard under spade doubling)."""
+        if self.spade_double and upcard is not None and upcard // 13 == 3:
+            return 2
+        return 1
+
+    def describe(self) -> str:
+        """Profile name and every override, as shown on score sheets: ``modern (gin_bonus=30)``."""
+        parts = [f"{k}={_fmt(v)}" for k, v in self.overrides]
+        return f"{self.profile} ({', '.join(parts)})" if parts else self.profile
+
+    def with_overrides(self, **changes: Any) -> RuleSet:
+        """A copy with some fields changed, each checked against its bounds."""
+        return _apply(self, changes)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every field, for display and JSON."""
+        out = dataclasses.asdict(self)
+        out["overrides"] = dict(self.overrides)
+        return out
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, bool):
+        return "on" if v else "off"
+    return str(v)
+
+
+def oklahoma_limit(upcard: int) -> int:
+    """Knock limit from a first upcard: 2-9 its value, 10/J/Q/K 10, ace 0 (gin only)."""
+    rank = upcard % 13
+    if rank == 0:
+        return 0
+    return min(rank + 1, 10)
+
+
+PROFILES: dict[str, RuleSet] = {
+    "traditional": RuleSet(),
+    "modern": RuleSet(
+        profile="modern",
+        gin_bonus=25,
+        undercut_bonus=25,
+        big_gin=True,
+        big_gin_bonus=31,
+        shutout="double",
+        shutout_when="no_hand_won",
+        box_bonus=25,
+        next_dealer="alternate",
+        after_cancel="alternate",
+    ),
+    "browser": RuleSet(
+        profile="browser",
+        gin_bonus=25,
+        undercut_bonus=25,
+        shutout="game_bonus",
+        shutout_when="no_hand_won",
+        box_bonus=25,
+        next_dealer="alternate",
+        after_cancel="same",
+    ),
+    "house": RuleSet(
+        profile="house",
+        gin_bonus=25,
+        undercut_bonus=25,
+        game_bonus=0,
+        shutout="none",
+        shutout_game_bonus=0,
+        box_bonus=0,
+        next_dealer="alternate",
+        after_cancel="alternate",
+    ),
+    "oklahoma": RuleSet(
+        profile="oklahoma",
+        gin_bonus=25,
+        undercut_bonus=25,
+        big_gin=True,
+        big_gin_bonus=31,
+        oklahoma=True,
+        spade_double=True,
+        target=150,
+        shutout="double",
+        shutout_when="no_hand_won",
+        box_bonus=25,
+        next_dealer="alternate",
+        after_cancel="alternate",
+    ),
+}
+PROFILE_NAMES: tuple[str, ...] = tuple(PROFILES)
+
+def _apply(base: RuleSet, changes: dict[str, Any]) -> RuleSet:
+    if not changes:
+        return base
+    checked = {name: _check(name, value) for name, value in changes.items()}
+    if base.oklahoma and checked.get("oklahoma", True) and "knock_limit" in checked:
+        raise InvalidRulesError(
+            "knock_limit cannot be set while oklahoma is on: the first upcard sets the limit"
+        )
+    merged = dict(base.overrides)
+    merged.update(checked)
+    profile = PROFILES[base.profile]
+    kept = tuple((k, v) for k, v in merged.items() if getattr(profile, k) != v)
+    return dataclasses.replace(base, **checked, overrides=kept)
+
+
+RulesLike: TypeAlias = str | RuleSet
+"""A profile name or a :class:`RuleSet`."""
+
+
+def get_rules(rules: RulesLike = "traditional", **overrides: Any) -> RuleSet:
+    """The named profile (or the given rule set) with ``overrides`` applied and checked."""
+    if isinstance(rules, RuleSet):
+        base = rules
+    elif isinstance(rules, str):
+        name = rules.strip().lower()
+        if name not in PROFILES:
+            known = ", ".join(PROFILE_NAMES)
+            raise InvalidRulesError(f"unknown rule profile {rules!r}; choose one of {known}")
+        base = PROFILES[name]
+    else:
+        raise InvalidRulesError(f"rules must be a profile name or a RuleSet, not {rules!r}")
+    return _apply(base, overrides)
