@@ -1,0 +1,344 @@
+"""Batch self-play: many hands or whole matches between two players, in parallel processes.
+
+Every hand (or match) is a pure function of the master seed and its index: its deck comes from
+``"{seed}/hand/{i}"`` (or the match's seed ``"{seed}/match/{i}"``) and each player's RNG from
+``"{seed}/hand/{i}/player/{k}"``, with a fresh player for every hand or match. So a run gives
+the same records whatever the number of worker processes and however the work is split; the
+runner only changes how fast they arrive. Results are gathered back in index order.
+
+Seats and deal are balanced over every four indices: player A sits in seat ``(i // 2) % 2`` and
+seat ``i % 2`` deals (the first hand of a match), so each player deals half the time from each
+seat.
+
+>>> setup = Setup.of("traditional", ["random", "random"], seed="doc")
+>>> records = run_hands(setup, 4)
+>>> [(r.index, r.a_seat, r.dealer) for r in records]
+[(0, 0, 0), (1, 0, 1), (2, 1, 0), (3, 1, 1)]
+>>> records == run_hands(setup, 4, workers=2)
+True
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+from .errors import GinRummyError
+from .hand import Hand
+from .match import Match
+from .melds import min_deadwood
+from .players import make
+from .players.base import Player
+from .rules import RuleSet, RulesLike, get_rules
+from .selfplay import MAX_HANDS
+
+__all__ = [
+    "HandRecord",
+    "Job",
+    "MatchRecord",
+    "Mode",
+    "PlayerSpec",
+    "Setup",
+    "hand_record",
+    "play_one_hand",
+    "play_one_match",
+    "run_hands",
+    "run_jobs",
+    "run_matches",
+]
+
+PlayerSpec: TypeAlias = str | Callable[[int | str | None], Player]
+"""A player name for :func:`ginrummy.players.make`, or a picklable factory ``seed -> Player``
+(a :class:`Player` subclass will do)."""
+
+Mode = Literal["hands", "matches"]
+
+#: Outcomes of a hand, in the order tables show them.
+KINDS: tuple[str, ...] = ("knock", "undercut", "gin", "big_gin", "cancelled")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a run plays: the rules, players A and B, and the master seed."""
+
+    rules: RuleSet
+    players: tuple[PlayerSpec, PlayerSpec]
+    seed: str
+
+    @classmethod
+    def of(
+        cls,
+        rules: RulesLike,
+        players: Sequence[PlayerSpec],
+        *,
+        seed: int | str | None = None,
+    ) -> Setup:
+        """Check the players (each name must be known) and fix a seed (a random one if none)."""
+        if len(players) != 2:
+            raise GinRummyError(f"a run needs exactly two players, not {len(players)}")
+        for spec in players:
+            if isinstance(spec, str):
+                make(spec, seed=0)
+        master = str(seed) if seed is not None else secrets.token_hex(8)
+        return cls(get_rules(rules), (players[0], players[1]), master)
+
+    def player(self, k: int, seed: str) -> Player:
+        """A fresh player ``k`` (0 for A, 1 for B) with its RNG seeded from ``seed``."""
+        spec = self.players[k]
+        return make(spec, seed=seed) if isinstance(spec, str) else spec(seed)
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """How one hand went, by seat. ``a_seat`` is player A's seat; the non-dealer
+    (``1 - dealer``) is the first to act. Deadwood counts are ``None`` for a cancelled hand;
+    ``fresh_deadwood`` is the deadwood of the ten cards each seat was dealt."""
+
+    index: int
+    a_seat: int
+    dealer: int
+    kind: str
+    winner_seat: int | None
+    knocker_seat: int | None
+    points: int
+    knocker_deadwood: int | None
+    defender_deadwood: int | None
+    turns: int
+    fresh_deadwood: tuple[int, int]
+
+    @property
+    def first(self) -> int:
+        """The seat that acts first: the non-dealer."""
+        return 1 - self.dealer
+
+    def player_of(self, seat: int) -> int:
+        """Which player (0 for A, 1 for B) sat in ``seat``."""
+        return 0 if seat == self.a_seat else 1
+
+    @property
+    def winner_player(self) -> int | None:
+        return None if self.winner_seat is None else self.player_of(self.winner_seat)
+
+    def net_points(self, seat: int) -> int:
+        """Points won by ``seat`` in this hand, negative when the other seat scored."""
+        if self.winner_seat is None:
+            return 0
+        return self.points if self.winner_seat == seat else -self.points
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """How one match went. ``totals`` are by seat (summed over the games under Hollywood);
+    ``winner_seat`` is ``None`` for a tie or a match stopped after ``MAX_HANDS`` hands
+    (``finished`` false)."""
+
+    index: int
+    a_seat: int
+    first_dealer: int
+    finished: bool
+    winner_seat: int | None
+    totals: tuple[int, int]
+    hands: tuple[HandRecord, ...]
+
+    def player_of(self, seat: int) -> int:
+        return 0 if seat == self.a_seat else 1
+
+    @property
+    def winner_player(self) -> int | None:
+        return None if self.winner_seat is None else self.player_of(self.winner_seat)
+
+    def score_of(self, player: int) -> float:
+        """1 for a win of ``player`` (0 for A), ½ for a tie, 0 for a loss."""
+        if self.winner_seat is None:
+            return 0.5
+        return 1.0 if self.winner_player == player else 0.0
+
+
+def hand_record(hand: Hand, index: int, a_seat: int) -> HandRecord:
+    """The record of a finished ``hand``."""
+    result = hand.result
+    if result is None:
+        raise GinRummyError("the hand is not over")
+    fresh = _fresh_deadwood(hand)
+    scored = result.kind != "cancelled"
+    return HandRecord(
+        index=index,
+        a_seat=a_seat,
+        dealer=hand.dealer,
+        kind=result.kind,
+        winner_seat=result.winner_seat,
+        knocker_seat=result.knocker_seat,
+        points=result.points,
+        knocker_deadwood=result.knocker_deadwood if scored else None,
+        defender_deadwood=result.defender_deadwood if scored else None,
+        turns=sum(1 for e in hand.history if e.kind in ("take", "draw")),
+        fresh_deadwood=fresh,
+    )
+
+
+def _fresh_deadwood(hand: Hand) -> tuple[int, int]:
+    """Deadwood of the two ten-card hands as dealt (from the deck, so play does not matter)."""
+    deck = hand.deck
+    non_dealer = sum(1 << deck[i] for i in range(0, 20, 2))
+    dealer = sum(1 << deck[i] for i in range(1, 20, 2))
+    by_role = {hand.dealer: min_deadwood(dealer), 1 - hand.dealer: min_deadwood(non_dealer)}
+    return by_role[0], by_role[1]
+
+
+def _balance(index: int) -> tuple[int, int]:
+    """(player A's seat, the dealing seat) for ``index``: balanced over every four."""
+    return (index // 2) % 2, index % 2
+
+
+def play_one_hand(setup: Setup, index: int) -> HandRecord:
+    """Play hand ``index`` of a run of independent hands."""
+    a_seat, dealer = _balance(index)
+    base = f"{setup.seed}/hand/{index}"
+    a = setup.player(0, f"{base}/player/0")
+    b = setup.player(1, f"{base}/player/1")
+    by_seat = (a, b) if a_seat == 0 else (b, a)
+    hand = Hand(setup.rules, seed=base, dealer=dealer)
+    while hand.result is None:
+        seat = hand.to_play
+        hand.play(by_seat[seat].choose(hand.view(seat)))
+    return hand_record(hand, index, a_seat)
+
+
+def play_one_match(setup: Setup, index: int, max_hands: int = MAX_HANDS) -> MatchRecord:
+    """Play match ``index`` of a run of matches (stopped unfinished after ``max_hands``)."""
+    a_seat, first_dealer = _balance(index)
+    base = f"{setup.seed}/match/{index}"
+    a = setup.player(0, f"{base}/player/0")
+    b = setup.player(1, f"{base}/player/1")
+    by_seat = (a, b) if a_seat == 0 else (b, a)
+    match = Match(setup.rules, seed=base, first_dealer=first_dealer)
+    records: list[HandRecord] = []
+    while True:
+        hand = match.hand
+        while hand.result is None:
+            seat = hand.to_play
+            match.play(by_seat[seat].choose(match.view(seat)))
+        records.append(hand_record(hand, len(records), a_seat))
+        if match.over or len(records) >= max_hands:
+            break
+        match.next_hand()
+    return MatchRecord(
+        index=index,
+        a_seat=a_seat,
+        first_dealer=first_dealer,
+        finished=match.over,
+        winner_seat=match.score.winner,
+        totals=match.score.totals,
+        hands=tuple(records),
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# The runner.
+
+
+@dataclass(frozen=True)
+class Job:
+    """Indices ``start`` to ``stop`` (exclusive) of one kind of game under one setup."""
+
+    setup: Setup
+    mode: Mode
+    start: int
+    stop: int
+
+
+Record: TypeAlias = HandRecord | MatchRecord
+
+
+def _play_job(job: Job) -> list[Record]:
+    play: Callable[[Setup, int], Record] = (
+        play_one_hand if job.mode == "hands" else play_one_match
+    )
+    return [play(job.setup, i) for i in range(job.start, job.stop)]
+
+
+def _ignore_interrupt() -> None:
+    """Worker initializer: Ctrl-C is handled once, by the parent process."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def split(setup: Setup, mode: Mode, count: int, chunk: int) -> list[Job]:
+    """``count`` games cut into jobs of at most ``chunk`` consecutive indices."""
+    return [Job(setup, mode, s, min(s + chunk, count)) for s in range(0, count, chunk)]
+
+
+def chunk_size(mode: Mode, count: int, workers: int) -> int:
+    """Jobs small enough to balance the workers and move the progress bar, large enough to
+    keep the cost of passing them between processes negligible."""
+    most = 50 if mode == "hands" else 4
+    return max(1, min(most, math.ceil(count / (max(workers, 1) * 8))))
+
+
+def run_jobs(
+    jobs: Sequence[Job],
+    *,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> list[list[Record]]:
+    """Play every job (in ``workers`` processes when more than one) and return their records
+    in job order. ``progress`` is called with the number of games of each finished job."""
+    if workers < 1:
+        raise GinRummyError(f"workers must be 1 or more, not {workers}")
+    if workers == 1 or len(jobs) <= 1:
+        out = []
+        for job in jobs:
+            out.append(_play_job(job))
+            if progress:
+                progress(job.stop - job.start)
+        return out
+    results: dict[int, list[Record]] = {}
+    with ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupt) as pool:
+        futures: dict[Future[list[Record]], int] = {
+            pool.submit(_play_job, job): n for n, job in enumerate(jobs)
+        }
+        try:
+            for future in as_completed(futures):
+                n = futures[future]
+                results[n] = future.result()
+                if progress:
+                    progress(jobs[n].stop - jobs[n].start)
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+    return [results[n] for n in range(len(jobs))]
+
+
+def _flatten(parts: Iterator[list[Record]] | list[list[Record]]) -> list[Record]:
+    return [r for part in parts for r in part]
+
+
+def run_hands(
+    setup: Setup,
+    count: int,
+    *,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> list[HandRecord]:
+    """Play ``count`` independent hands; the records in index order."""
+    jobs = split(setup, "hands", count, chunk_size("hands", count, workers))
+    records = _flatten(run_jobs(jobs, workers=workers, progress=progress))
+    return [r for r in records if isinstance(r, HandRecord)]
+
+
+def run_matches(
+    setup: Setup,
+    count: int,
+    *,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> list[MatchRecord]:
+    """Play ``count`` whole matches; the records in index order."""
+    jobs = split(setup, "matches", count, chunk_size("matches", count, workers))
+    records = _flatten(run_jobs(jobs, workers=workers, progress=progress))
+    return [r for r in records if isinstance(r, MatchRecord)]
