@@ -8,6 +8,8 @@ import click
 from . import __version__
 from .commands.replay import replay
 from .commands.rules import rules
+from .commands.simulate import simulate
+from .commands.tournament import tournament
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -18,6 +20,8 @@ def main() -> None:
 
 main.add_command(replay)
 main.add_command(rules)
+main.add_command(simulate)
+main.add_command(tournament)
 
 
 if __name__ == "__main__":  # pragma: no cover

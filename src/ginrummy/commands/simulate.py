@@ -1,0 +1,241 @@
+"""``ginrummy simulate``: many hands or matches between two computer players, with statistics.
+
+The numbers come from :mod:`ginrummy.simstats`; this module only parses options, runs the
+games with a progress bar and prints the summary as a Rich table or as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from .. import __version__
+from ..players import names
+from ..rules import RuleSet
+from ..simstats import summarize_hands, summarize_matches
+from ..simulate import HandRecord, MatchRecord, Mode, Setup, chunk_size, split
+from .options import build_rules, rule_options
+from .running import (
+    SMALL_NOTE,
+    check_player,
+    default_workers,
+    mean_cells,
+    run_options,
+    run_with_progress,
+    share_cells,
+)
+
+DEFAULT_HANDS = 1000
+
+_OUTCOME_LABELS = {
+    "knock": "Plain knocks",
+    "undercut": "Undercuts",
+    "gin": "Gins",
+    "big_gin": "Big gins",
+    "cancelled": "Cancelled hands",
+}
+
+
+def default_player() -> str:
+    """The strongest player this installation has among the usual ones."""
+    for name in ("hard", "simple", "random"):
+        if name in names():
+            return name
+    return names()[0]
+
+
+def simulation_json(
+    rules: RuleSet,
+    players: Sequence[str],
+    seed: str,
+    mode: str,
+    count: int,
+    summary: dict[str, Any],
+) -> dict[str, Any]:
+    """The ``--json`` document: stable keys, and nothing that depends on --workers or time."""
+    return {
+        "command": "simulate",
+        "version": __version__,
+        "seed": seed,
+        "rules": {"description": rules.describe(), "settings": rules.as_dict()},
+        "players": list(players),
+        "mode": mode,
+        "count": count,
+        "summary": summary,
+    }
+
+
+def hand_table(s: dict[str, Any], title: str) -> Table:
+    """The table of hand statistics from a :func:`summarize_hands` summary."""
+    table = Table(title=title, title_justify="left")
+    table.add_column("Statistic")
+    table.add_column("Value", justify="right")
+    table.add_column("95% interval", justify="right")
+    table.add_column("n", justify="right")
+
+    def share(label: str, p: dict[str, Any]) -> None:
+        table.add_row(label, *share_cells(p), f"{p['n']:,}")
+
+    def mean(label: str, m: dict[str, Any]) -> None:
+        table.add_row(label, *mean_cells(m), f"{m['n']:,}")
+
+    for kind, label in _OUTCOME_LABELS.items():
+        share(label, s["outcomes"][kind])
+    table.add_section()
+    mean("Knocker's deadwood (plain knocks, undercuts)", s["knock_deadwood"])
+    mean("Points per scored hand", s["points_per_scored_hand"])
+    mean("Turns per hand", s["turns_per_hand"])
+    table.add_section()
+    share("First to act (non-dealer): scored hands won", s["first_player"]["hand_wins"])
+    mean("First to act: net points per hand", s["first_player"]["net_points_per_hand"])
+    mean("Fresh-deal deadwood, dealer", s["fresh_deadwood"]["dealer"])
+    mean("Fresh-deal deadwood, non-dealer", s["fresh_deadwood"]["non_dealer"])
+    table.add_section()
+    for tag, p in zip("AB", s["players"], strict=True):
+        share(f"{tag} ({p['name']}): scored hands won", p["hand_wins"])
+        mean(f"{tag} ({p['name']}): net points per hand", p["net_points_per_hand"])
+    return table
+
+
+def match_table(s: dict[str, Any], title: str) -> Table:
+    """The table of match results from a :func:`summarize_matches` summary."""
+    table = Table(title=title, title_justify="left")
+    table.add_column("Statistic")
+    table.add_column("Value", justify="right")
+    table.add_column("95% interval", justify="right")
+    table.add_column("n", justify="right")
+    for tag, p in zip("AB", s["players"], strict=True):
+        table.add_row(f"{tag} ({p['name']}): matches won", str(p["wins"]), "", f"{s['finished']:,}")
+        table.add_row(f"{tag} ({p['name']}): match score (ties ½)", *share_cells(p["score"]),
+                      f"{p['score']['n']:,}")
+        table.add_row(f"{tag} ({p['name']}): average margin", *mean_cells(p["margin"], 1),
+                      f"{p['margin']['n']:,}")
+    table.add_row("Tied matches", str(s["ties"]), "", f"{s['finished']:,}")
+    p = s["first_player_wins"]
+    table.add_row("First to act in the match: matches won", *share_cells(p), f"{p['n']:,}")
+    m = s["hands_per_match"]
+    table.add_row("Hands per match", *mean_cells(m), f"{m['n']:,}")
+    if s["unfinished"]:
+        table.add_row("Stopped unfinished (not counted)", str(s["unfinished"]), "", "")
+    return table
+
+
+def has_small(summary: Any) -> bool:
+    """True when any mean in the summary came from fewer than 30 observations."""
+    if isinstance(summary, dict):
+        if summary.get("small_sample") and summary.get("low") is not None:
+            return True
+        return any(has_small(v) for v in summary.values())
+    if isinstance(summary, list):
+        return any(has_small(v) for v in summary)
+    return False
+
+
+def _check_plot(plot: str | None) -> None:
+    if plot is None:
+        return
+    path = Path(plot)
+    if path.suffix.lower() != ".png":
+        raise click.BadParameter(f"{plot!r} must end in .png", param_hint="--plot")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise click.BadParameter(f"the folder {str(parent)!r} does not exist",
+                                 param_hint="--plot")
+
+
+@click.command()
+@click.argument("players", nargs=-1, metavar="[PLAYER_A [PLAYER_B]]")
+@click.option("--hands", type=click.IntRange(min=1, max=10_000_000), default=None,
+              help=f"Play this many independent hands (default {DEFAULT_HANDS}).")
+@click.option("--matches", type=click.IntRange(min=1, max=1_000_000), default=None,
+              help="Play this many whole matches instead.")
+@rule_options
+@run_options
+@click.option("--plot", metavar="FILE.png", default=None,
+              help="Also draw the distributions into this PNG file.")
+def simulate(
+    players: tuple[str, ...],
+    hands: int | None,
+    matches: int | None,
+    profile: str,
+    rule_overrides: Sequence[str],
+    hollywood: bool,
+    last_discard_chance: bool,
+    seed: str | None,
+    workers: int | None,
+    as_json: bool,
+    no_progress: bool,
+    plot: str | None,
+) -> None:
+    """Play computer players against each other and print what happened.
+
+    PLAYER_A plays PLAYER_B (default: the strongest player against itself; one name plays
+    itself). Seats and the deal alternate so that each player deals half the hands.
+    Every share and mean comes with its 95% interval; see docs/simulate.md.
+    """
+    if len(players) > 2:
+        raise click.UsageError(f"give at most two players, not {len(players)}")
+    if hands is not None and matches is not None:
+        raise click.UsageError("give --hands or --matches, not both")
+    names_given = list(players) or [default_player()]
+    if len(names_given) == 1:
+        names_given.append(names_given[0])
+    pair = [check_player(n, "PLAYER") for n in names_given]
+    rules = build_rules(profile, rule_overrides, hollywood, last_discard_chance)
+    _check_plot(plot)
+    mode: Mode = "matches" if matches is not None else "hands"
+    count = matches if matches is not None else (hands or DEFAULT_HANDS)
+    n_workers = workers or default_workers()
+    setup = Setup.of(rules, pair, seed=seed)
+
+    jobs = split(setup, mode, count, chunk_size(mode, count, n_workers))
+    started = time.perf_counter()
+    parts = run_with_progress(jobs, total=count, label=mode.capitalize(), workers=n_workers,
+                              show=not no_progress)
+    elapsed = time.perf_counter() - started
+    records = [r for part in parts for r in part]
+
+    if mode == "hands":
+        hand_records = [r for r in records if isinstance(r, HandRecord)]
+        summary = summarize_hands(hand_records, pair)
+        hand_summary = summary
+    else:
+        match_records = [r for r in records if isinstance(r, MatchRecord)]
+        hand_records = [h for m in match_records for h in m.hands]
+        summary = summarize_matches(match_records, pair)
+        hand_summary = summary["hand_stats"]
+
+    if plot is not None:
+        from ..simplot import plot_hands
+
+        title = (f"{pair[0]} (A) vs {pair[1]} (B), {len(hand_records):,} hands, "
+                 f"{rules.describe()}, seed {setup.seed}")
+        try:
+            plot_hands(hand_records, hand_summary, plot, title)
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {plot}: {exc.strerror or exc}") from None
+
+    if as_json:
+        doc = simulation_json(rules, pair, setup.seed, mode, count, summary)
+        click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+        return
+    console = Console()
+    console.print(
+        f"[bold]{pair[0]}[/bold] (A) vs [bold]{pair[1]}[/bold] (B): {count:,} {mode}, "
+        f"rules {rules.describe()}, seed {setup.seed!r}"
+    )
+    console.print(f"{elapsed:.1f} s with {n_workers} worker{'s' if n_workers > 1 else ''}")
+    if mode == "matches":
+        console.print(match_table(summary, f"Matches ({summary['finished']:,} finished)"))
+    console.print(hand_table(hand_summary, f"Hands ({hand_summary['hands']:,})"))
+    if has_small(summary):
+        console.print(SMALL_NOTE)
+    if plot is not None:
+        console.print(f"Distributions drawn in {plot}")
