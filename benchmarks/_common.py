@@ -60,8 +60,8 @@ def environment_lines(packages: Sequence[str]) -> list[str]:
 
 
 def load_line(when: str) -> str:
-    """The 1, 5 and 15 minute load averages now: well above 0 before a run (or well above 1
-    at its end) means other jobs were sharing the CPUs."""
+    """The 1, 5 and 15 minute load averages as the OS reports them now (a sign of other jobs
+    sharing the CPUs; in a container it may count processes outside it, or miss some)."""
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     return f"load    : {load} (1, 5, 15 min load averages {when})"
 

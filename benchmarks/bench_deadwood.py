@@ -247,7 +247,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             rows,
             markdown=args.markdown,
         )
-    print(load_line("at the end (this run adds about 1)"))
+    print(load_line("at the end"))
     print("\n'vs reference' = our median calls/s divided by OpenSpiel's median calls/s.")
 
 

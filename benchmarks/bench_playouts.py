@@ -219,7 +219,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "\n'vs reference' = median hands/s divided by OpenSpiel's median hands/s."
         " moves/hand counts player decisions (not OpenSpiel's chance nodes)."
     )
-    print(load_line("at the end (this run adds about 1)"))
+    print(load_line("at the end"))
     print(
         "Rule differences: OpenSpiel scores a tie after a knock as 0, chains layoffs only two"
         " deep and has no big gin; RLCard has no layoffs and no undercut."
