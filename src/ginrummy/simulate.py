@@ -35,7 +35,7 @@ from .melds import min_deadwood
 from .players import make
 from .players.base import Player
 from .rules import RuleSet, RulesLike, get_rules
-from .selfplay import MAX_HANDS
+from .selfplay import MAX_HANDS, play_hand
 
 __all__ = [
     "HandRecord",
@@ -203,9 +203,7 @@ def play_one_hand(setup: Setup, index: int) -> HandRecord:
     b = setup.player(1, f"{base}/player/1")
     by_seat = (a, b) if a_seat == 0 else (b, a)
     hand = Hand(setup.rules, seed=base, dealer=dealer)
-    while hand.result is None:
-        seat = hand.to_play
-        hand.play(by_seat[seat].choose(hand.view(seat)))
+    play_hand(hand, by_seat)
     return hand_record(hand, index, a_seat)
 
 
@@ -220,6 +218,7 @@ def play_one_match(setup: Setup, index: int, max_hands: int = MAX_HANDS) -> Matc
     records: list[HandRecord] = []
     while True:
         hand = match.hand
+        # Through the match (not play_hand): it scores each hand and adds the scores to views.
         while hand.result is None:
             seat = hand.to_play
             match.play(by_seat[seat].choose(match.view(seat)))

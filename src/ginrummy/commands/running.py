@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 import click
@@ -106,6 +107,10 @@ def run_with_progress(
             return run_jobs(jobs, workers=workers, progress=advance)
     except GinRummyError as exc:
         raise click.ClickException(f"a game stopped with an error: {exc}") from None
+    except BrokenProcessPool:
+        raise click.ClickException(
+            "a worker process died (out of memory?); try fewer --workers"
+        ) from None
 
 
 def pct(x: float | None) -> str:

@@ -152,9 +152,9 @@ def _check_plot(plot: str | None) -> None:
 
 @click.command()
 @click.argument("players", nargs=-1, metavar="[PLAYER_A [PLAYER_B]]")
-@click.option("--hands", type=click.IntRange(min=1, max=10_000_000), default=None,
+@click.option("--hands", type=click.IntRange(min=1, max=1_000_000), default=None,
               help=f"Play this many independent hands (default {DEFAULT_HANDS}).")
-@click.option("--matches", type=click.IntRange(min=1, max=1_000_000), default=None,
+@click.option("--matches", type=click.IntRange(min=1, max=100_000), default=None,
               help="Play this many whole matches instead.")
 @rule_options
 @run_options

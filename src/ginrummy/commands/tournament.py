@@ -21,19 +21,19 @@ DEFAULT_MATCHES = 20
 
 def cross_table(summary: dict[str, Any], labels: Sequence[str]) -> Table:
     """Rows: each player's match score against each column player (ties ½), its overall
-    score and its rating, every figure with its 95% interval."""
+    score and its rating, every figure with its 95% interval; strongest first."""
     table = Table(title="Match score of the row player against the column player (95% interval)",
                   title_justify="left")
+    ratings = summary["ratings"]
+    order = sorted(labels, key=lambda x: -ratings[x]["rating"]) if ratings else list(labels)
     table.add_column("Player")
-    for label in labels:
+    for label in order:
         table.add_column(label, justify="center")
     table.add_column("Overall", justify="center")
     table.add_column("Rating", justify="right")
-    ratings = summary["ratings"]
-    order = sorted(labels, key=lambda x: -ratings[x]["rating"]) if ratings else list(labels)
     for row in order:
         cells = []
-        for col in labels:
+        for col in order:
             if col == row:
                 cells.append("—")
                 continue
