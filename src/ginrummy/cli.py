@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from . import __version__
+from .commands.play import play
 from .commands.replay import replay
 
 
@@ -16,6 +17,7 @@ def main() -> None:
 
 
 main.add_command(replay)
+main.add_command(play)
 
 
 if __name__ == "__main__":  # pragma: no cover
