@@ -92,13 +92,15 @@ def test_gin_names_its_card() -> None:
     assert parse_command("gin") == Command("gin")
 
 
-@pytest.mark.parametrize("text", ["xyzzy", "hello there", "draw 7h", "take it", "t 7h"])
+@pytest.mark.parametrize(
+    "text", ["xyzzy", "hello there", "draw 7h", "take it", "t 7h", "tea", "jump", "kiss"]
+)
 def test_garbage_is_no_command(text: str) -> None:
     with pytest.raises(CommandError, match="is not a command; type \\? for help"):
         parse_command(text)
 
 
-@pytest.mark.parametrize("text", ["x 1z", "x 7x", "k 11h", "1z", "7x", "gin zz"])
+@pytest.mark.parametrize("text", ["x 1z", "x 7x", "k 11h", "1z", "7x", "11h", "a", "gin zz"])
 def test_bad_card_text_raises_the_card_error(text: str) -> None:
     with pytest.raises(InvalidCardError, match="is not a card"):
         parse_command(text)

@@ -16,14 +16,12 @@ from ginrummy.match import Match
 from ginrummy.players import make
 from ginrummy.rules import get_rules
 from ginrummy.sheet import GameSheet, SheetRow
+from ginrummy.tui.pages import render_help, render_rules, render_sheet
 from ginrummy.tui.render import (
     moves_text,
     prompt_text,
     recent_moves,
     render_hand_end,
-    render_help,
-    render_rules,
-    render_sheet,
     render_table,
 )
 from tui_support import greedy_choice, match_with
@@ -133,7 +131,7 @@ def test_prompts_name_the_moves_of_the_phase() -> None:
     assert prompt_text(match.view(0), plain=True) == "Take the upcard 4s (t) or pass (p) > "
     assert moves_text(match.view(0)) == "You can: t, p"
     match.play("take")
-    assert prompt_text(match.view(0), plain=True) == "Discard (x 7h) > "
+    assert prompt_text(match.view(0), plain=True) == "Discard (x <card>) > "
     match.play("discard Jh")
     match.play("draw")
     match.play("discard 2d")
@@ -145,7 +143,7 @@ def test_prompts_name_the_moves_of_the_phase() -> None:
 def test_knock_prompt_when_a_knock_is_legal() -> None:
     match = match_with("7h 8h 9h Kc Kd Ks 2c 3c 4c Jh", "Qh Qd Qs 6s 7d Ac 2d 5s 9c Th", "Ah")
     match.play("take")
-    assert prompt_text(match.view(0), plain=True) == "Discard (x 7h), knock (k 7h) > "
+    assert prompt_text(match.view(0), plain=True) == "Discard (x <card>), knock (k <card>) > "
     assert "k Jh" in moves_text(match.view(0))
 
 

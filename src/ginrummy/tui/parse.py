@@ -16,6 +16,7 @@ strict about meaning: it never decides whether a move is legal. A move becomes e
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -90,6 +91,9 @@ _DISCARD_VERBS = ("x", "discard", "drop", "throw")
 _KNOCK_VERBS = ("k", "knock")
 _GIN_VERBS = ("g", "gin")
 _CARD_START = "a23456789tjqk1"
+#: What a card attempt looks like: a rank, then at most one character for the suit ("7h",
+#: "10♥", "1z"). Longer words ("tea") are read as unknown commands, not as bad cards.
+_CARD_SHAPE = re.compile(r"^(10|1\d|\d|[atjqk])[^\s\d]?$")
 
 
 def _one_card(text: str, verb: str) -> Card:
@@ -145,7 +149,7 @@ def parse_command(text: str, phase: str | None = None) -> Command:
         return Command("gin", card=_one_card(" ".join(rest), "g"))
     if verb == "sort" and len(rest) == 1:
         raise CommandError(f"Sort by 'rank' or by 'suit', not {rest[0]!r}.")
-    if line[0] in _CARD_START and len(line) <= 4 and " " not in line:
+    if _CARD_SHAPE.match(line):
         card = _one_card(line, "x")  # bad card text raises InvalidCardError here
         if phase == "last_chance_knock":
             return Command("move", move=f"knock {card}")

@@ -22,18 +22,15 @@ from ..melds import deadwood_after_discard
 from ..players import Player
 from ..sheet import score_sheet
 from ..view import PlayerView
+from .pages import match_outcome, render_help, render_rules, render_sheet
 from .parse import Command, CommandError, parse_command, short_move
 from .render import (
     SortOrder,
     asciify,
     card_label,
-    match_outcome,
     moves_text,
     prompt_text,
     render_hand_end,
-    render_help,
-    render_rules,
-    render_sheet,
     render_table,
 )
 from .saves import SavedMatch, SaveStore
