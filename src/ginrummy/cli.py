@@ -8,6 +8,7 @@ import click
 from . import __version__
 from .commands.play import play
 from .commands.replay import replay
+from .commands.rules import rules
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -17,6 +18,7 @@ def main() -> None:
 
 
 main.add_command(replay)
+main.add_command(rules)
 main.add_command(play)
 
 

@@ -15,10 +15,11 @@ from rich.console import Console
 from ..errors import GinRummyError
 from ..match import Match
 from ..players import Player, make, names
-from ..rules import PROFILE_NAMES, RuleSet, get_rules
+from ..rules import RuleSet
 from ..tui.render import asciify
 from ..tui.saves import CorruptSaveError, SavedMatch, SaveLockedError, SaveMeta, SaveStore
 from ..tui.table import TerminalTable
+from .options import build_rules, rule_options
 
 __all__ = ["play"]
 
@@ -26,7 +27,7 @@ __all__ = ["play"]
 DEFAULT_LEVELS = ("medium", "easy", "random")
 COMPUTER = "Computer"
 #: Options that only shape a new match; ignored (with a note) when a saved match resumes.
-_NEW_MATCH_OPTIONS = ("profile", "level", "hollywood", "last_discard_chance", "rule_items",
+_NEW_MATCH_OPTIONS = ("profile", "level", "hollywood", "last_discard_chance", "rule_overrides",
                       "seed", "name")
 
 
@@ -34,27 +35,6 @@ def _console(plain: bool) -> Console:
     if plain:
         return Console(color_system=None, emoji=False, highlight=False, safe_box=True)
     return Console(highlight=False, emoji=False)
-
-
-def _parse_rules(
-    profile: str, hollywood: bool, last_chance: bool, items: tuple[str, ...]
-) -> RuleSet:
-    overrides: dict[str, str | bool] = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            raise click.BadParameter(
-                f"write rules as name=value, not {item!r}", param_hint="--rule"
-            )
-        overrides[name.strip().lower()] = value.strip()
-    if hollywood:
-        overrides["hollywood"] = True
-    if last_chance:
-        overrides["last_discard_chance"] = True
-    try:
-        return get_rules(profile, **overrides)
-    except GinRummyError as exc:
-        raise click.BadParameter(str(exc), param_hint="--profile/--rule") from None
 
 
 def _make_player(level: str, seed: str) -> Player:
@@ -96,31 +76,12 @@ def _describe_saved(saved: SavedMatch) -> str:
 
 
 @click.command()
-@click.option(
-    "--profile",
-    default="traditional",
-    show_default=True,
-    metavar="|".join(PROFILE_NAMES),
-    help="Rule profile of a new match.",
-)
+@rule_options
 @click.option(
     "--level",
     default=None,
     metavar="easy|medium|hard|expert",
     help="How well the computer plays (default: medium, or the best this version has).",
-)
-@click.option("--hollywood", is_flag=True, help="Score three games at once (Hollywood).")
-@click.option(
-    "--last-discard-chance",
-    is_flag=True,
-    help="When the stock runs down, the last discard may still be taken to knock.",
-)
-@click.option(
-    "--rule",
-    "rule_items",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="Override one rule, e.g. --rule target=150 (repeatable).",
 )
 @click.option("--seed", default=None, help="Seed of the deal and of the computer (reproducible).")
 @click.option("--name", default="You", show_default=True, help="Your name on the score sheet.")
@@ -142,10 +103,10 @@ def _describe_saved(saved: SavedMatch) -> str:
 def play(
     ctx: click.Context,
     profile: str,
-    level: str | None,
+    rule_overrides: tuple[str, ...],
     hollywood: bool,
     last_discard_chance: bool,
-    rule_items: tuple[str, ...],
+    level: str | None,
     seed: str | None,
     name: str,
     new_match: bool,
@@ -158,7 +119,7 @@ def play(
     Type ? at the table for the commands.
     """
     console = _console(plain)
-    rules = _parse_rules(profile, hollywood, last_discard_chance, rule_items)
+    rules = build_rules(profile, rule_overrides, hollywood, last_discard_chance)
     chosen_level = level.strip().lower() if level else _default_level()
     _make_player(chosen_level, "check")  # refuse an unknown level before anything else
     if not name.strip() or name.strip().lower() == COMPUTER.lower():

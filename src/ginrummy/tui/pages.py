@@ -13,10 +13,12 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ..cheatsheet import cheat_sheet
 from ..match import MatchScore
 from ..rules import RuleSet
 from ..sheet import GameSheet, SheetRow
 from .parse import COMMANDS
+from .render import asciify
 
 __all__ = ["render_sheet", "sheet_summary", "match_outcome", "render_help", "render_rules"]
 
@@ -134,50 +136,23 @@ def render_help(plain: bool = False) -> RenderableType:
     return table
 
 
-def _onoff(v: bool) -> str:
-    return "yes" if v else "no"
-
-
 def render_rules(rules: RuleSet, plain: bool = False) -> RenderableType:
-    """The rules of the match in words, from the rule set."""
-    table = Table(
-        title=f"Rules: {rules.describe()}",
-        box=None if plain else box.SIMPLE,
-        show_header=False,
-        pad_edge=False,
-    )
-    table.add_column("rule")
-    table.add_column("value")
-    limit = (
-        "set by the first upcard (2-9 its value, 10/J/Q/K 10, ace: gin only)"
-        if rules.oklahoma
-        else str(rules.knock_limit)
-    )
-    shutout = {
-        "game_bonus": f"game bonus becomes {rules.shutout_game_bonus}",
-        "double": "winner's total doubled",
-        "none": "nothing extra",
-    }[rules.shutout]
-    loser = {"never_scored": "the loser scored nothing", "no_hand_won": "the loser won no hand"}
-    items = [
-        ("Knock limit", limit),
-        ("Gin bonus", str(rules.gin_bonus)),
-        ("Undercut bonus", str(rules.undercut_bonus)),
-        ("Big gin", f"yes, bonus {rules.big_gin_bonus}" if rules.big_gin else "no"),
-        ("A spade first upcard doubles the hand", _onoff(rules.spade_double)),
-        ("Game to", str(rules.target)),
-        ("Game bonus", str(rules.game_bonus)),
-        ("Box bonus per hand won", str(rules.box_bonus)),
-        ("Shutout", f"{shutout} when {loser[rules.shutout_when]}"),
-        ("Next dealer", "the hand's winner" if rules.next_dealer == "winner" else "alternates"),
-        (
-            "After a cancelled hand",
-            "the same dealer" if rules.after_cancel == "same" else "the dealer alternates",
-        ),
-        ("Hollywood (three games)", _onoff(rules.hollywood)),
-        ("Last-discard chance", _onoff(rules.last_discard_chance)),
-    ]
-    for name, value in items:
-        table.add_row(name, value)
-    return table
-
+    """The match's rules as the cheat sheet (:func:`ginrummy.cheatsheet.cheat_sheet`) has them,
+    built from the same rule set the engine plays."""
+    sheet = cheat_sheet(rules)
+    parts: list[RenderableType] = [Text(sheet.title, style="" if plain else "bold")]
+    for section in sheet.sections:
+        table = Table(
+            title=section.title,
+            title_justify="left",
+            show_header=False,
+            box=None,
+            pad_edge=False,
+            padding=(0, 2),
+        )
+        table.add_column(no_wrap=True, style="" if plain else "bold")
+        table.add_column()
+        for label, text in section.lines:
+            table.add_row(label, asciify(text) if plain else text)
+        parts.append(table)
+    return Group(*parts)
