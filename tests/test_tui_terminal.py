@@ -305,3 +305,27 @@ def test_unknown_level_lists_the_levels(tmp_path: Path) -> None:
     child.close()
     assert child.exitstatus == 2
     assert not (tmp_path / "current.toml").exists()
+
+
+def test_a_save_against_a_missing_level_is_left_alone(tmp_path: Path) -> None:
+    from ginrummy.tui.saves import SavedMatch, SaveMeta, SaveStore
+
+    store = SaveStore(tmp_path)
+    store.prepare()
+    meta = SaveMeta(level="grandmaster", human_seat=0, match_seed="m", computer_seed="c")
+    store.write(SavedMatch(Match(get_rules("traditional"), seed="m"), ("You", "Computer"), meta))
+    content = store.current.read_bytes()
+    child = spawn(tmp_path, "--plain")
+    child.expect_exact("the saved match is against level 'grandmaster'")
+    finish(child)
+    assert child.exitstatus == 1
+    assert store.current.read_bytes() == content
+    child = spawn(tmp_path, *FAST, "--new")
+    child.expect_exact("Abandon your unfinished match")
+    child.sendline("y")
+    child.expect_exact("New match:")
+    prompt(child)
+    child.sendline("q")
+    finish(child)
+    [kept] = list(tmp_path.glob("current.abandoned-*.toml"))
+    assert kept.read_bytes() == content

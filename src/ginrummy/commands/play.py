@@ -144,6 +144,12 @@ def play(
                     saved = None
                 else:
                     say("Keeping it.")
+            if saved is not None and saved.meta.level not in names():
+                raise click.ClickException(
+                    f"the saved match is against level {saved.meta.level!r}, which this version "
+                    f"does not have ({', '.join(names())}); the save is left as it is, and "
+                    "--new starts over (keeping it aside)"
+                )
             if saved is not None:
                 say(f"Resuming your match: {_describe_saved(saved)}.")
                 ignored = [o for o in _NEW_MATCH_OPTIONS if _explicit(ctx, o)]
@@ -187,11 +193,6 @@ def _resume(store: SaveStore, say: Callable[[str], None]) -> SavedMatch | None:
         raise click.ClickException(
             f"cannot read the save {store.current}: {exc.strerror or exc}; it is left untouched"
         ) from None
-    if saved.meta.level not in names():
-        raise click.ClickException(
-            f"the saved match is against level {saved.meta.level!r}, which this version does "
-            f"not have ({', '.join(names())}); start over with --new (the save is kept aside)"
-        )
     if saved.match.over:
         kept = store.archive()
         say(f"Your last match was over; its record is kept in {kept}.")
