@@ -273,7 +273,7 @@ export async function verifyHand({
           `${deal.stock[k]} there (position ${21 + k})`);
       add("draws", wrong.length === 0, wrong.length === 0
         ? `all ${draws.length} cards drawn from the stock match`
-        : wrong.join("; "));
+        : wrong[0] + (wrong.length > 1 ? `; ${wrong.length - 1} more draw(s) differ` : ""));
     }
   } catch (error) {
     add("inputs", false, error.message);
