@@ -7,6 +7,7 @@ import click
 
 from . import __version__
 from .commands.replay import replay
+from .commands.rules import rules
 from .commands.verify import verify
 
 
@@ -17,6 +18,7 @@ def main() -> None:
 
 
 main.add_command(replay)
+main.add_command(rules)
 main.add_command(verify)
 
 
