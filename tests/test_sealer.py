@@ -52,6 +52,7 @@ def test_the_second_hand_gets_a_new_seed_and_the_next_nonce() -> None:
     sealer = known_seeds()
     match = sealer.match
     sealer.commitment(0)
+    sealer.set_client_seed(0, "first")
     match.next_hand()
     with pytest.raises(SealError, match="seal hand 2 once it is over"):
         sealer.commitment(1)
@@ -153,6 +154,7 @@ def test_a_saved_sealer_comes_back_with_its_match() -> None:
     sealer = known_seeds()
     match = sealer.match
     sealer.commitment(0)
+    sealer.set_client_seed(0, "first")
     match.next_hand()
     play_out(match)
     sealer.commitment(1)
@@ -187,6 +189,9 @@ def test_a_saved_sealer_that_disagrees_with_the_match_is_refused() -> None:
     bad_seed = {**state, "hands": [{**state["hands"][0], "server_seed": "xyz"}]}
     with pytest.raises(SealError, match="64 hex digits"):
         DealSealer(record.loads(record.dumps(match)), state=bad_seed)
+    bad_dealer = {**state, "hands": [{**state["hands"][0], "dealer": "0"}]}
+    with pytest.raises(SealError, match="a dealer seat"):
+        DealSealer(record.loads(record.dumps(match)), state=bad_dealer)
     with pytest.raises(SealError, match="cover 0 hands"):
         DealSealer(record.loads(record.dumps(match)), state={**state, "hands": []})
     with pytest.raises(SealError, match="version"):

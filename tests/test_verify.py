@@ -41,12 +41,14 @@ def sealed_match() -> tuple[str, Match, DealSealer]:
             seat = match.hand.to_play
             match.play(players[seat].choose(match.view(seat)))
     sealer.commitment(2)
+    sealer.set_client_seed(2, "client 3")
     match.next_hand()
     for _ in range(4):
         seat = match.hand.to_play
         match.play(players[seat].choose(match.view(seat)))
     text = record.dumps(match, players=["Ann", "Bot"], hand_meta=sealer.hand_meta())
     assert all(any(e.kind == "draw" for e in h.history) for h in match.hands[:2])
+    assert not match.hand.over
     return text, match, sealer
 
 
@@ -233,6 +235,13 @@ def test_unknown_versions_and_malformed_seeds_are_named() -> None:
     )
     text = record_text().replace('client_seed = "client 1"', 'client_seed = " client 1"')
     assert "space" in failed(hand_of(verify_record(text), 1))["client seed"]
+
+
+def test_an_impossible_dealer_is_named() -> None:
+    text = record_text().replace("\ndealer = ", "\ndealer = 7 #", 1)
+    report = verify_record(text)
+    assert failed(hand_of(report, 1)) == {"dealer": "the dealer must be seat 0 or 1, not 7"}
+    assert not report.ok
 
 
 def test_a_noted_commitment_is_compared() -> None:

@@ -211,8 +211,11 @@ def _restore(state: Mapping[str, Any]) -> list[SealedDeal]:
         nonce = entry.get("nonce")
         if nonce != n + 1:
             raise SealError(f"saved sealed deal {n + 1} has nonce {nonce!r}, not {n + 1}")
+        dealer, client_seed = entry.get("dealer"), entry.get("client_seed")
+        if not isinstance(dealer, int) or not (client_seed is None or isinstance(client_seed, str)):
+            raise SealError(f"saved sealed deal {n + 1}: a dealer seat and a client seed (text)")
         try:
-            deals.append(SealedDeal(seed, n + 1, entry.get("dealer"), entry.get("client_seed")))  # type: ignore[arg-type]
+            deals.append(SealedDeal(seed, n + 1, dealer, client_seed))
         except SealError as exc:
             raise SealError(f"saved sealed deal {n + 1}: {exc}") from None
     return deals

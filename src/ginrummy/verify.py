@@ -136,6 +136,9 @@ def verify_hand(
     """Check one hand's table from a parsed record (see :func:`ginrummy.record.parse`)."""
     checks: list[Check] = []
     dealer: int = table["dealer"]
+    if dealer not in (0, 1):
+        checks.append(Check("dealer", False, f"the dealer must be seat 0 or 1, not {dealer}"))
+        return HandReport(number, "failed", tuple(checks))
     deck = _record_deck(table["deck"], checks)
     hand = _replay(rules, deck, dealer, table["moves"], table.get("result"), checks)
     over = hand is not None and hand.over
