@@ -180,6 +180,8 @@ def test_table_and_json_agree() -> None:
     value, _, n = _row(table.output, "First to act (non-dealer): scored hands won")
     assert n == str(s["scored_hands"])
     assert "modern" in table.output and "seed 't'" in table.output
+    traditional = invoke(*args[:-2])
+    assert _row(traditional.output, "Big gins")[:2] == ["—", "not in these rules"]
 
 
 def test_simulate_matches() -> None:

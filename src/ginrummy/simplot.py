@@ -63,9 +63,10 @@ def plot_hands(
     summary: Mapping[str, Any],
     path: str | Path,
     title: str,
+    big_gin: bool = True,
 ) -> None:
     """Write the six-panel PNG of ``records`` (whose :func:`~ginrummy.simstats.summarize_hands`
-    is ``summary``) to ``path``."""
+    is ``summary``) to ``path``; ``big_gin`` false leaves out the big gin bar."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -75,8 +76,9 @@ def plot_hands(
     fig.suptitle(title)
     (a_end, a_win, a_pts), (a_dw, a_turns, a_fresh) = axes
 
-    _bars(a_end, [_KIND_LABELS[k] for k in KINDS],
-          [summary["outcomes"][k] for k in KINDS], "How hands ended")
+    kinds = [k for k in KINDS if big_gin or k != "big_gin"]
+    _bars(a_end, [_KIND_LABELS[k] for k in kinds],
+          [summary["outcomes"][k] for k in kinds], "How hands ended")
     players = summary["players"]
     _bars(
         a_win,

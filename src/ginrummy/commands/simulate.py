@@ -72,8 +72,9 @@ def simulation_json(
     }
 
 
-def hand_table(s: dict[str, Any], title: str) -> Table:
-    """The table of hand statistics from a :func:`summarize_hands` summary."""
+def hand_table(s: dict[str, Any], title: str, big_gin: bool = True) -> Table:
+    """The table of hand statistics from a :func:`summarize_hands` summary (``big_gin``
+    false: the rules have no big gin, and its row says so instead of showing 0%)."""
     table = Table(title=title, title_justify="left")
     table.add_column("Statistic")
     table.add_column("Value", justify="right")
@@ -87,6 +88,9 @@ def hand_table(s: dict[str, Any], title: str) -> Table:
         table.add_row(label, *mean_cells(m), f"{m['n']:,}")
 
     for kind, label in _OUTCOME_LABELS.items():
+        if kind == "big_gin" and not big_gin:
+            table.add_row(label, "—", "not in these rules", "")
+            continue
         share(label, s["outcomes"][kind])
     table.add_section()
     mean("Knocker's deadwood (plain knocks, undercuts)", s["knock_deadwood"])
@@ -218,7 +222,7 @@ def simulate(
         title = (f"{pair[0]} (A) vs {pair[1]} (B), {len(hand_records):,} hands, "
                  f"{rules.describe()}, seed {setup.seed}")
         try:
-            plot_hands(hand_records, hand_summary, plot, title)
+            plot_hands(hand_records, hand_summary, plot, title, rules.big_gin)
         except OSError as exc:
             raise click.ClickException(f"cannot write {plot}: {exc.strerror or exc}") from None
 
@@ -234,7 +238,7 @@ def simulate(
     console.print(f"{elapsed:.1f} s with {n_workers} worker{'s' if n_workers > 1 else ''}")
     if mode == "matches":
         console.print(match_table(summary, f"Matches ({summary['finished']:,} finished)"))
-    console.print(hand_table(hand_summary, f"Hands ({hand_summary['hands']:,})"))
+    console.print(hand_table(hand_summary, f"Hands ({hand_summary['hands']:,})", rules.big_gin))
     if has_small(summary):
         console.print(SMALL_NOTE)
     if plot is not None:
