@@ -106,7 +106,9 @@ def arrangements(hand: Iterable[int]) -> Iterator[tuple[Arrangement, int]]:
     cards_ = frozenset(hand)
     melds = legal_melds(cards_)
 
-    def walk(rest: frozenset[int], chosen: list[Meld], dead: int) -> Iterator[tuple[Arrangement, int]]:
+    def walk(
+        rest: frozenset[int], chosen: list[Meld], dead: int
+    ) -> Iterator[tuple[Arrangement, int]]:
         if not rest:
             yield frozenset(chosen), dead
             return
@@ -176,7 +178,9 @@ def _fits(c: int, meld: tuple[int, ...], was_set: bool) -> bool:
     return rank(c) == min(ranks) - 1 or rank(c) == max(ranks) + 1
 
 
-def layoff_outcomes(knocker_melds: Iterable[Iterable[int]], defender: Iterable[int]) -> set[frozenset[int]]:
+def layoff_outcomes(
+    knocker_melds: Iterable[Iterable[int]], defender: Iterable[int]
+) -> set[frozenset[int]]:
     """Every set of defender cards that can be laid off on the knocker's melds, found by
     playing layoffs one card at a time in every order (chains included)."""
     start = tuple(sorted((tuple(sorted(m)), is_set(m)) for m in knocker_melds))

@@ -6,12 +6,12 @@ docs/rules.md, "Cards and notation": the accepted spellings and the error for an
 
 from __future__ import annotations
 
-import bruteforce as bf
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
+import bruteforce as bf
 from ginrummy import Card, CardSet, Hand, InvalidCardError, parse_cards, settle_hand
 from ginrummy.cards import card_value, to_mask
 

@@ -13,15 +13,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import bruteforce as bf
 import pytest
-from deals import build_deck, mask
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from refmodel import ALL_CANONICAL_MOVES, Model, name
 
+import bruteforce as bf
+from deals import build_deck, mask
 from ginrummy import Hand, IllegalMoveError, InvalidCardError, get_rules, melds
 from ginrummy.rules import PROFILE_NAMES, RuleSet
+from refmodel import ALL_CANONICAL_MOVES, Model, name
 
 
 def c(text: str) -> int:

@@ -14,11 +14,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-import bruteforce as bf
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import bruteforce as bf
 import ginrummy
 from ginrummy import melds
 from ginrummy.errors import GinRummyError, InvalidCardError

@@ -9,9 +9,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-import bruteforce as bf
 import pytest
 
+import bruteforce as bf
 from ginrummy import PROFILE_NAMES, InvalidRulesError, RuleSet, get_rules, settle_hand
 from ginrummy.rules import oklahoma_limit
 

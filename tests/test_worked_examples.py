@@ -9,8 +9,8 @@ them up).
 from __future__ import annotations
 
 import pytest
-from deals import build_deck, mask
 
+from deals import build_deck, mask
 from ginrummy import Hand, IllegalMoveError, deadwood, settle_hand
 from ginrummy.cards import parse_cards
 
