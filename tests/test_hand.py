@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 
 import bruteforce as bf
 from deals import build_deck, mask
-from ginrummy import Hand, IllegalMoveError, InvalidCardError, get_rules, melds
+from ginrummy import Hand, IllegalMoveError, InvalidCardError, get_rules
 from ginrummy.rules import PROFILE_NAMES, RuleSet
+from policies import choose_move
 from refmodel import ALL_CANONICAL_MOVES, Model, name
 
 
@@ -768,21 +769,6 @@ def check_result(h: Hand, m: Model) -> None:
         assert (r.kind, r.winner_seat, r.points) == ("undercut", 1 - seat, points)
 
 
-def greedy_move(h: Hand, moves: list[str]) -> str:
-    """A plausible move (the solver picks it; correctness is checked independently): take the
-    top discard when it lowers the best deadwood, throw the card that leaves the least."""
-    hand = h.hands[h.to_play]
-    if h.phase in ("draw", "opening") and "take" in moves:
-        top = h.discard_pile[-1]
-        if melds.best_discard_deadwood(hand | 1 << top) < melds.min_deadwood(hand):
-            return "take"
-        return "draw" if "draw" in moves else "pass"
-    discards = [x for x in moves if x.startswith("discard")]
-    if discards:
-        return min(discards, key=lambda x: melds.min_deadwood(hand & ~(1 << bf.card(x[8:]))))
-    return moves[0]
-
-
 def random_game(rules: RuleSet, deck: list[int], dealer: int, rng: random.Random) -> None:
     """Play one hand with a random mix of random and greedy moves, checking every position."""
     h = Hand(rules, deck=deck, dealer=dealer)
@@ -800,16 +786,7 @@ def random_game(rules: RuleSet, deck: list[int], dealer: int, rng: random.Random
             copies.append((h.copy(), snapshot(h)))
         if h.over:
             break
-        moves = h.legal_moves()
-        finishing = [x for x in moves if x.startswith("knock") or x == "big gin"]
-        if finishing and rng.random() < knock_bias:
-            move = rng.choice(finishing)
-        elif h.phase == "last_chance" and "take" in moves and rng.random() < 0.7:
-            move = "take"
-        elif rng.random() < greed:
-            move = greedy_move(h, moves)
-        else:
-            move = rng.choice(moves)
+        move = choose_move(h, rng, knock_bias, greed)
         h.play(move)
         m.play(move)
     check_result(h, m)
