@@ -105,7 +105,8 @@ def check_view(h: Hand, seat: int, v: PlayerView) -> None:
     shown |= {int(x) for x in (v.taken, v.drawn) if x is not None}
     shown |= {int(pe.card) for pe in v.history if pe.card is not None}
     for move in v.legal_moves:
-        shown |= {bf.card(w) for w in move.split()[1:2]}
+        if move.startswith(("discard ", "knock ")):
+            shown.add(bf.card(move.split()[1]))
     assert not shown & secret, f"the view shows {bf.text(shown & secret)}"
     text = repr(v)
     assert "stock=" not in text and "deck" not in text and "seed" not in text
