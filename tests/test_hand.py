@@ -794,7 +794,7 @@ def random_game(rules: RuleSet, deck: list[int], dealer: int, rng: random.Random
         assert snapshot(dup) == snap, "a copy changed when the original was played on"
 
 
-@settings(max_examples=80)
+@settings(max_examples=60)
 @given(rule_sets, st.integers(0, 2**32), st.integers(0, 1), st.integers(0, 2**32))
 def test_random_games_against_the_model(
     rules: RuleSet, deck_seed: int, dealer: int, move_seed: int
@@ -806,7 +806,7 @@ def test_random_games_against_the_model(
 
 def test_seeded_random_games_against_the_model() -> None:
     rng = random.Random("hands")
-    for i in range(100):
+    for i in range(70):
         profile = PROFILE_NAMES[i % len(PROFILE_NAMES)]
         rules = get_rules(profile, last_discard_chance=i % 3 == 0)
         deck = list(range(52))

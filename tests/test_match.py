@@ -307,3 +307,12 @@ def test_match_construction_errors() -> None:
     m = Match(start=False)
     with pytest.raises(GinRummyError):
         _ = m.hand
+
+
+def test_illegal_move_in_a_match_changes_nothing() -> None:
+    m = Match("traditional", seed="illegal", first_dealer=0)
+    before = (m.hand.moves, list(m.hand.hands), m.score.entries[:], len(m.hands))
+    for move in ("draw", "discard Zz", "knock Kh", "big gin", ""):
+        with pytest.raises(IllegalMoveError):
+            m.play(move)
+        assert (m.hand.moves, list(m.hand.hands), m.score.entries[:], len(m.hands)) == before
