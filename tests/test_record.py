@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from deals import build_deck
 from ginrummy import InvalidRecordError, Match, get_rules, record
 from ginrummy.cli import main
 from ginrummy.players import make
@@ -393,3 +394,15 @@ def test_replay_command_bad_files(tmp_path: Path, base: dict[str, Any]) -> None:
     result = CliRunner().invoke(main, ["replay", str(binary)])
     assert result.exit_code != 0 and isinstance(result.exception, SystemExit)
     assert "binary.toml" in result.output and "UTF-8" in result.output
+
+
+def test_round_trip_declared_knock_and_stacked_decks() -> None:
+    # A knock declaring a non-default arrangement must replay to the same result.
+    m = Match("traditional", seed="declared", first_dealer=0, start=False)
+    m.next_hand(build_deck("7c 7d 7h 7s 8s 9s Ac 2c 3c Kh", "Kc Kd Ks Qc Qd Qs 8h 5c 6h Jd",
+                           "Jh", stock="2d"))
+    for move in ("pass", "pass", "draw", "knock Kh with 7c7d7h 7s8s9s"):
+        m.play(move)
+    assert m.hand.result is not None and m.hand.result.knocker_deadwood == 8
+    again = round_trip(m)
+    assert again.hand.moves[-1] == "knock Kh with 7c7d7h 7s8s9s"
