@@ -309,3 +309,10 @@ class CardSetModel(RuleBasedStateMachine):
 
 
 TestCardSetModel = CardSetModel.TestCase
+
+
+def test_membership_of_text_that_is_no_card_is_false_like_a_set() -> None:
+    cards = CardSet("7h 8h")
+    assert "7h" in cards
+    assert "zz" not in cards
+    assert "" not in cards

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import bruteforce as bf
 from deals import build_deck, mask
-from ginrummy import Hand, IllegalMoveError, InvalidCardError, get_rules
+from ginrummy import GinRummyError, Hand, IllegalMoveError, InvalidCardError, get_rules
 from ginrummy.rules import PROFILE_NAMES, RuleSet
 from policies import choose_move
 from refmodel import ALL_CANONICAL_MOVES, Model, name
@@ -122,7 +122,7 @@ def test_bad_construction() -> None:
     with pytest.raises(InvalidCardError):
         Hand(deck="Ac 2c 3c")
     for dealer in (2, -1, True):
-        with pytest.raises(IllegalMoveError):
+        with pytest.raises(GinRummyError, match="dealer is seat 0 or 1"):
             Hand(dealer=dealer)  # type: ignore[arg-type]
 
 

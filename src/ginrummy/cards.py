@@ -265,7 +265,10 @@ class CardSet:
     # Reading.
     def __contains__(self, card: object) -> bool:
         if isinstance(card, str):
-            card = Card.parse(card)
+            try:
+                card = Card.parse(card)
+            except InvalidCardError:
+                return False
         if isinstance(card, int) and 0 <= card < 52:
             return bool(self.mask >> card & 1)
         return False
