@@ -299,3 +299,17 @@ def test_bad_tournament_options_fail_cleanly(args: list[str], message: str) -> N
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_default_players_and_rule_flags_reach_the_run() -> None:
+    from ginrummy.commands.simulate import default_player
+
+    result = invoke("simulate", "--hands", "4", "--seed", "d", "--json", "--no-progress",
+                    "--hollywood", "--last-discard-chance", "--profile", "oklahoma",
+                    "--workers", "1")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["players"] == [default_player()] * 2
+    settings = doc["rules"]["settings"]
+    assert settings["hollywood"] and settings["last_discard_chance"] and settings["oklahoma"]
+    assert doc["rules"]["description"].startswith("oklahoma")
