@@ -7,6 +7,7 @@ import click
 
 from . import __version__
 from .commands.replay import replay
+from .commands.serve import serve
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -16,6 +17,7 @@ def main() -> None:
 
 
 main.add_command(replay)
+main.add_command(serve)
 
 
 if __name__ == "__main__":  # pragma: no cover
