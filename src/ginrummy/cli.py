@@ -6,8 +6,11 @@ from __future__ import annotations
 import click
 
 from . import __version__
+from .commands.play import play
 from .commands.replay import replay
+from .commands.rules import rules
 from .commands.serve import serve
+from .commands.verify import verify
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -17,6 +20,9 @@ def main() -> None:
 
 
 main.add_command(replay)
+main.add_command(rules)
+main.add_command(play)
+main.add_command(verify)
 main.add_command(serve)
 
 
