@@ -15,7 +15,9 @@ def bind_socket(host: str, port: int, *, tries: int = PORT_TRIES) -> socket.sock
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     last: OSError | None = None
     for candidate in range(port, min(port + tries, 65536)):
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        # IPPROTO_TCP named explicitly: asyncio turns on TCP_NODELAY only for sockets whose
+        # proto says TCP, and without it a keep-alive answer waits ~40 ms for a delayed ACK.
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind((host, candidate))

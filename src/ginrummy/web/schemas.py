@@ -176,6 +176,16 @@ class ScoreOut(BaseModel):
     winner: Who | None
 
 
+class SheetLine(BaseModel):
+    label: str
+    text: str
+
+
+class SheetSection(BaseModel):
+    title: str
+    lines: list[SheetLine]
+
+
 class RulesOut(BaseModel):
     profile: str
     title: str
@@ -183,8 +193,8 @@ class RulesOut(BaseModel):
     hollywood: bool
     last_discard_chance: bool
     big_gin: bool
-    bonuses: list[str]
-    lines: list[str]
+    bonuses: list[str] = Field(description="every number of this table, for the new-game window")
+    sheet: list[SheetSection] = Field(description="the rules panel (the shared cheat sheet)")
 
 
 class MatchState(BaseModel):

@@ -9,8 +9,10 @@ built from the match's scores and finished hands' results, which are public.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from ..cards import Card, cards_of_mask
+from ..cheatsheet import cheat_sheet
 from ..explain import explain_result
 from ..match import Match
 from ..melds import best_arrangement, discard_deadwoods
@@ -18,7 +20,7 @@ from ..rules import RuleSet
 from ..settle import HandResult
 from ..sheet import score_sheet
 from ..view import PlayerView, PublicEvent
-from .rules_text import PROFILE_TITLES, bonus_lines, rule_lines
+from .rules_text import PROFILE_TITLES, bonus_lines
 from .schemas import (
     Action,
     CardOption,
@@ -30,7 +32,9 @@ from .schemas import (
     RulesOut,
     ScoreOut,
     SeatCards,
+    SheetLine,
     SheetRowOut,
+    SheetSection,
     Who,
 )
 
@@ -55,7 +59,9 @@ def _who(seat: int | None, me: int) -> Who | None:
     return "you" if seat == me else "computer"
 
 
+@lru_cache(maxsize=64)
 def rules_out(rules: RuleSet) -> RulesOut:
+    """The rules panel and bonus lines of a rule set (built once per rule set)."""
     return RulesOut(
         profile=rules.profile,
         title=PROFILE_TITLES.get(rules.profile, rules.profile),
@@ -64,7 +70,10 @@ def rules_out(rules: RuleSet) -> RulesOut:
         last_discard_chance=rules.last_discard_chance,
         big_gin=rules.big_gin,
         bonuses=bonus_lines(rules),
-        lines=rule_lines(rules),
+        sheet=[
+            SheetSection(title=sec.title, lines=[SheetLine(label=a, text=b) for a, b in sec.lines])
+            for sec in cheat_sheet(rules).sections
+        ],
     )
 
 

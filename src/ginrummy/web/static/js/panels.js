@@ -89,8 +89,22 @@ export function openRules(state, options) {
   if (!rules && options) rules = options.profiles.find((p) => p.profile === options.default_profile);
   if (rules) {
     $("rules-profile").textContent = `${rules.title} — ${rules.describe}${rules.hollywood ? ", Hollywood" : ""}`;
-    const items = [...rules.lines, ...rules.bonuses].map((t) => Object.assign(document.createElement("li"), { textContent: t }));
-    $("rules-list").replaceChildren(...items);
+    const parts = [];
+    for (const section of rules.sheet) {
+      const h = document.createElement("h3");
+      h.textContent = section.title;
+      const dl = document.createElement("dl");
+      dl.className = "sheet-lines";
+      for (const line of section.lines) {
+        const dt = document.createElement("dt");
+        dt.textContent = line.label;
+        const dd = document.createElement("dd");
+        dd.textContent = line.text;
+        dl.append(dt, dd);
+      }
+      parts.push(h, dl);
+    }
+    $("rules-list").replaceChildren(...parts);
   }
   closeButtons(dialog);
   dialog.showModal();
