@@ -332,6 +332,17 @@ def hand_out(view: PlayerView) -> HandOut:
     )
 
 
+_KIND_LABELS = {"knock": "knock", "undercut": "undercut", "gin": "gin", "big_gin": "big gin"}
+
+
+def _outcome(result: HandResult, me: int) -> str:
+    """A score-sheet cell from the person's side: ``gin: you +45``, ``cancelled``."""
+    if result.kind == "cancelled" or result.winner_seat is None:
+        return "cancelled"
+    who = "you" if result.winner_seat == me else "computer"
+    return f"{_KIND_LABELS[result.kind]}: {who} +{result.points}"
+
+
 def score_out(match: Match, me: int = 0) -> ScoreOut:
     """The score sheet and the end-of-game bonuses, from the person's side."""
     names = NAMES if me == 0 else (NAMES[1], NAMES[0])
@@ -341,6 +352,7 @@ def score_out(match: Match, me: int = 0) -> ScoreOut:
         return [p[me], p[1 - me]]
 
     score = match.score
+    results = [h.result for h in match.hands if h.result is not None]
     return ScoreOut(
         hollywood=score.hollywood,
         target=match.rules.target,
@@ -364,7 +376,7 @@ def score_out(match: Match, me: int = 0) -> ScoreOut:
             SheetRowOut(
                 hand=r.hand,
                 dealer=_WHO[0] if r.dealer == me else _WHO[1],
-                outcome=r.outcome,
+                outcome=_outcome(results[r.hand - 1], me),
                 winner=_who(r.winner, me),
                 points=r.points,
                 entered=list(r.entered),

@@ -172,7 +172,7 @@ export function sheetTable(score, caption) {
     tr.insertCell().textContent = String(row.hand);
     const out = tr.insertCell();
     out.className = "outcome";
-    out.textContent = row.outcome.replace(/^(\w[\w ]*): (You|Computer) scores?/, "$1: $2");
+    out.textContent = row.outcome;
     row.running.forEach((pair, i) => {
       const a = tr.insertCell(), b = tr.insertCell();
       if (row.entered[i]) { a.textContent = String(pair[0]); b.textContent = String(pair[1]); }
@@ -248,7 +248,8 @@ function renderScore(state) {
   }
   box.replaceChildren(...lines);
   $("rules-line").textContent = `Rules: ${state.rules.describe}${state.rules.hollywood ? " · Hollywood" : ""} · hand ${state.hand.number}`;
-  $("sheet").replaceChildren(sheetTable(score, "Score sheet of this match"));
+  $("sheet").replaceChildren(score.rows.length ? sheetTable(score, "Score sheet of this match")
+    : Object.assign(document.createElement("p"), { className: "muted small", textContent: "No hand finished yet." }));
 }
 
 function renderLog(state) {
