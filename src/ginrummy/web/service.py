@@ -19,6 +19,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from ..errors import GinRummyError
@@ -51,6 +52,7 @@ class Conflict(Exception):
     """The request does not fit the match's current state (stale version, match over)."""
 
 
+@lru_cache(maxsize=32)
 def resolve_level(level: str) -> str:
     """The player name that plays ``level`` now (levels not built yet fall back gracefully)."""
     try:

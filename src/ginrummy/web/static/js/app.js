@@ -2,7 +2,7 @@
 // replies back one by one, and keeps keyboard focus where the player expects it.
 
 import { api, ensurePlayer } from "./api.js";
-import { name } from "./cards.js";
+import { backElement, cardElement, name } from "./cards.js";
 import { actionState, render } from "./render.js";
 import { openHistory, openNewGame, openRules, setupSettings, reducedMotion } from "./panels.js";
 
@@ -97,7 +97,6 @@ async function fly(m) {
   if (!from) { $("discard-pile").classList.add("pulse"); await pause(380); $("discard-pile").classList.remove("pulse"); return; }
   const a = $(from).getBoundingClientRect();
   const b = $(to).getBoundingClientRect();
-  const { cardElement, backElement } = await import("./cards.js");
   const el = m.card && m.kind !== "knock" ? cardElement(m.card, { label: false }) : backElement();
   el.style.left = `${a.left + a.width / 2 - 30}px`;
   el.style.top = `${a.top + a.height / 2 - 42}px`;

@@ -53,6 +53,8 @@ export function cardElement(code, { tag = "span", mini = false, label = null } =
   } else if (label !== false) {
     el.setAttribute("role", "img");
     el.setAttribute("aria-label", label || name(code));
+  } else {
+    el.setAttribute("aria-hidden", "true");
   }
   const corner = document.createElement("span");
   corner.className = "corner";

@@ -31,14 +31,24 @@ function renderOpponent(state, anim) {
   $("opp-level").textContent = `· ${level}`;
   const backs = $("opp-backs");
   backs.replaceChildren(...Array.from({ length: count }, () => backElement()));
+  // Every discard it picked up; the ones it has thrown back since are dimmed.
   const took = $("opp-took");
-  const known = hand.opponent.known;
-  took.replaceChildren(...(known.length ? known.map((c) => {
-    const el = cardElement(c, { mini: true });
+  const known = new Set(hand.opponent.known);
+  const items = hand.opponent.took.map((c) => {
+    const held = known.has(c);
+    const el = cardElement(c, { mini: true, label: held ? `${name(c)}, still in its hand` : `${name(c)}, thrown back since` });
     el.setAttribute("role", "listitem");
+    if (!held) el.classList.add("gone");
     return el;
-  }) : [Object.assign(document.createElement("span"), { textContent: "nothing yet" })]));
-  $("opp-took-label").textContent = "Known in its hand (taken from the pile):";
+  });
+  if (!items.length) {
+    const none = document.createElement("span");
+    none.setAttribute("role", "listitem");
+    none.textContent = "nothing yet";
+    items.push(none);
+  }
+  took.replaceChildren(...items);
+  $("opp-took-label").textContent = "Took from the discard pile:";
 }
 
 function renderPiles(state, anim) {
@@ -94,8 +104,8 @@ function renderHand(state, ui) {
     order[focusAt].tabIndex = 0;
   }
   ui.order = order.map((el) => el.dataset.card);
-  $("deadwood").textContent = `Deadwood: ${hand.deadwood}` +
-    (hand.phase !== "over" ? ` (knock at ${hand.knock_limit} or less)` : "");
+  const limit = hand.knock_limit === 0 ? "gin only this hand" : `knock at ${hand.knock_limit} or less`;
+  $("deadwood").textContent = `Deadwood: ${hand.deadwood}` + (hand.phase !== "over" ? ` (${limit})` : "");
   for (const chip of document.querySelectorAll("[data-sort]")) {
     chip.setAttribute("aria-pressed", String(chip.dataset.sort === ui.sort));
   }
