@@ -104,18 +104,25 @@ def public_moves(events: Sequence[PublicEvent], me: int) -> list[PublicMove]:
     ]
 
 
-def _prompt(view: PlayerView) -> str:
+def _prompt(view: PlayerView, options: Sequence[CardOption] = ()) -> str:
     """One line telling the person what happens now."""
     top = view.top_discard.symbol() if view.top_discard is not None else ""
     if view.phase == "over":
         return "The hand is over."
     if not view.my_turn:
         return "The computer is playing."
+    if view.phase in ("discard", "last_chance_knock"):
+        if any(o.gin for o in options):
+            return "You can go gin! Select the card to discard, then press Gin."
+        if any(o.knock for o in options):
+            return ("You can knock: select the card to discard face down and press Knock "
+                    "(or discard and play on).")
+        if view.phase == "discard":
+            return "Select a card to discard, then press Discard."
     return {
         "opening": f"Take the upcard {top} or pass.",
         "opening_draw": "Both passed the upcard: draw from the stock.",
         "draw": f"Your turn: draw from the stock or take the {top}.",
-        "discard": "Choose a card to discard, or knock if you can.",
         "last_chance": f"The stock is down to two: take the {top} only to knock or gin, "
         "or pass (the hand is cancelled).",
         "last_chance_knock": "You took the last discard: now knock or go gin.",
@@ -305,7 +312,7 @@ def hand_out(view: PlayerView) -> HandOut:
         phase=view.phase,
         to_play=None if view.phase == "over" else _who(view.to_play, me),
         your_turn=view.my_turn,
-        prompt=_prompt(view),
+        prompt=_prompt(view, options),
         cards=_cards(view.hand_cards()),
         melds=[_cards(cards_of_mask(m)) for m in arr.meld_masks],
         deadwood_cards=_cards(cards_of_mask(arr.deadwood_mask)),

@@ -156,6 +156,9 @@ function renderActions(state, ui, busy) {
     btn.setAttribute("aria-disabled", String(!st.enabled));
     btn.title = st.reason;
     btn.classList.toggle("hidden-act", act === "big_gin" && !state.rules.big_gin);
+    // Knock, gin and big gin light up whenever they are possible with some discard.
+    btn.classList.toggle("ready", !busy && ["knock", "gin", "big_gin"].includes(act)
+      && state.hand.actions[act].enabled);
   }
 }
 
