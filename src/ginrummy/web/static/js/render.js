@@ -225,6 +225,7 @@ function th(text, span = 1) {
 
 function renderScore(state) {
   const score = state.score;
+  document.body.classList.toggle("holly", score.games.length > 1);
   const box = $("totals");
   const lines = [];
   const line = (label, you, comp) => {
