@@ -30,6 +30,16 @@ def context(browser: Any) -> Iterator[Any]:
     ctx.close()
 
 
+COUNT_FLYERS = """
+    window.__flyers = 0;
+    document.addEventListener('DOMContentLoaded', () => {
+      new MutationObserver((records) => {
+        for (const r of records) window.__flyers += r.addedNodes.length;
+      }).observe(document.getElementById('flyer-layer'), {childList: true});
+    });
+"""
+
+
 def open_table(page: Any, server: Server) -> None:
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -122,6 +132,7 @@ def test_a_whole_hand_by_clicks_with_the_computer_shown_move_by_move(
 ) -> None:
     ctx = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)  # animated
     page = ctx.new_page()
+    page.add_init_script(COUNT_FLYERS)
     # Record every line the page shows for the computer's moves, in order.
     page.add_init_script("""
         window.__moves = [];
@@ -144,16 +155,22 @@ def test_a_whole_hand_by_clicks_with_the_computer_shown_move_by_move(
     computer = [verbs[m["kind"]] for m in final["hand"]["history"] if m["who"] == "computer"]
     # Each of the computer's moves appeared on its own line, one after another, in order.
     assert [text.split()[1] for text in shown] == computer
+    assert page.evaluate("window.__flyers") > 0  # cards flew (motion allowed here)
     assert not page.errors
     ctx.close()
 
 
 def test_a_whole_hand_by_keyboard_only(context: Any, live_server: Server, artifacts: Path) -> None:
     page = context.new_page()
+    page.add_init_script(COUNT_FLYERS)
     open_table(page, live_server)
     deal(page, keyboard=True)
     play_hand_by_keyboard(page, live_server)
     assert page.evaluate("document.activeElement.id") == "btn-next"
+    assert page.evaluate("window.__flyers") == 0  # reduced motion: nothing flies
+    # The hand's result was announced to screen readers.
+    page.locator("#announcer").filter(has_text="score").or_(
+        page.locator("#announcer").filter(has_text="cancelled")).wait_for(state="attached")
     page.screenshot(path=str(artifacts / "page-keyboard-end.png"), full_page=True)
     before = state_of(page, live_server)
     if before["status"] == "between_hands":
@@ -252,3 +269,43 @@ def test_an_illegal_action_shows_its_reason(context: Any, live_server: Server,
     page.screenshot(path=str(artifacts / "page-reason.png"))
     # Nothing was sent: the taken card is still in the hand.
     assert page.locator(f'#hand .card[data-card="{taken}"]').count() == 1
+
+
+CARD_NAME = (r"^(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king) of "
+             r"(clubs|diamonds|hearts|spades)(, just (drawn|taken))?$")
+
+
+def test_cards_are_named_and_colour_is_never_the_only_cue(
+    context: Any, live_server: Server
+) -> None:
+    import re
+
+    page = context.new_page()
+    open_table(page, live_server)
+    deal(page)
+    labels = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.ariaLabel)")
+    assert len(labels) in (10, 11) and all(re.match(CARD_NAME, x) for x in labels)
+    letters = page.eval_on_selector_all(
+        "#hand .card",
+        "els => els.map(e => [e.dataset.card, e.querySelector('.letter').textContent])",
+    )
+    assert all(code[1].upper() == letter for code, letter in letters)
+    assert page.get_attribute("#announcer", "aria-live") == "polite"
+    club = page.locator("#hand .card.suit-c, #hand .card.suit-d").first
+
+    def colour() -> str:
+        return str(club.evaluate("e => getComputedStyle(e).color"))
+
+    before = colour()
+    page.click("#btn-settings")
+    page.check("#set-four")
+    page.click("#dlg-settings button.close")
+    assert colour() != before  # clubs turn green, diamonds blue
+    width = page.locator("#hand .card").first.bounding_box()["width"]
+    page.click("#btn-settings")
+    page.check("#set-large")
+    page.click("#dlg-settings button.close")
+    assert page.locator("#hand .card").first.bounding_box()["width"] > width
+    page.reload()  # settings are kept
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.evaluate("document.body.classList.contains('four')")
