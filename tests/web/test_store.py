@@ -109,3 +109,59 @@ def test_self_play_records_fit_the_record_column(store: Store) -> None:
     info = store.create_match(player_id=player.id, level="easy", profile="traditional",
                               rules="traditional", hollywood=False, deal_seed="x", record=text)
     assert store.load_record(info.id)[1] == text
+
+
+def test_two_servers_on_one_database_cannot_both_play_the_same_turn(tmp_path: Path) -> None:
+    """Two processes (here two services with their own caches) share a database: the second
+    move chosen on the same version is refused and changes nothing."""
+    from ginrummy.store import ConflictError as StoreConflict
+    from ginrummy.web.service import Conflict
+
+    store = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    one, two = TableService(store), TableService(store)
+    player, _ = one.new_player("Ann")
+    state = one.new_match(player, NewMatchIn(level="random"))
+    two.state(player, state.id)  # the second server has it cached at this version too
+    move = choose(state.model_dump())
+    after = one.play(player, state.id, move, state.version)
+    with pytest.raises(Conflict):
+        two.play(player, state.id, move, state.version)
+    # Without a version the second server still cannot overwrite: its cache is refreshed
+    # from the database first, so the move is judged on the real position.
+    assert two.state(player, state.id).version == after.version
+    assert store.load_record(state.id)[0] == after.version
+    with pytest.raises(StoreConflict):
+        store.save_match(state.id, expected_version=state.version, record="x", status="playing",
+                         hands_played=0, scores=(0, 0), winner=None)
+    store.close()
+
+
+def test_threads_racing_on_one_turn_get_one_answer(tmp_path: Path) -> None:
+    import threading
+
+    from ginrummy.web.service import Conflict
+
+    store = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    service = TableService(store)
+    player, _ = service.new_player("Ann")
+    state = service.new_match(player, NewMatchIn(level="random"))
+    move = choose(state.model_dump())
+    outcomes: list[str] = []
+    start = threading.Barrier(4)
+
+    def go() -> None:
+        start.wait()
+        try:
+            service.play(player, state.id, move, state.version)
+            outcomes.append("ok")
+        except Conflict:
+            outcomes.append("conflict")
+
+    threads = [threading.Thread(target=go) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["conflict", "conflict", "conflict", "ok"]
+    assert store.load_record(state.id)[0] == state.version + 1
+    store.close()

@@ -17,8 +17,9 @@ from __future__ import annotations
 import random
 import secrets
 import threading
+import zlib
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
@@ -39,6 +40,9 @@ HUMAN, COMPUTER = 0, 1
 
 #: Levels a person picks, and the player that stands in for each while it does not exist yet.
 LEVEL_FALLBACK = "random"
+
+#: How many locks serialize requests on matches (see ``TableService._lock``).
+LOCK_STRIPES = 64
 
 #: A computer player that has not finished its hand after this many moves is a bug, not a game.
 MAX_COMPUTER_MOVES = 400
@@ -87,7 +91,7 @@ class TableService:
         self.store = store
         self.cache_size = cache_size
         self._cache: OrderedDict[str, _Entry] = OrderedDict()
-        self._locks: dict[str, threading.Lock] = {}
+        self._stripes = [threading.Lock() for _ in range(LOCK_STRIPES)]
         self._guard = threading.Lock()
 
     # Players.
@@ -185,13 +189,9 @@ class TableService:
     # Inside.
 
     def _lock(self, match_id: str) -> threading.Lock:
-        with self._guard:
-            lock = self._locks.get(match_id)
-            if lock is None:
-                if len(self._locks) > 4 * self.cache_size:
-                    self._locks = {k: v for k, v in self._locks.items() if v.locked()}
-                lock = self._locks[match_id] = threading.Lock()
-            return lock
+        """The lock that serializes requests on this match (striped: a fixed set of locks, so
+        requests for unknown ids cannot grow it; two matches may share a stripe)."""
+        return self._stripes[zlib.crc32(match_id.encode("utf-8", "replace")) % len(self._stripes)]
 
     def _remember(self, match_id: str, entry: _Entry) -> None:
         with self._guard:
@@ -273,7 +273,7 @@ class TableService:
         )
         entry.version = version
         self._remember(info.id, entry)
-        new_info = MatchInfo(**{**info.__dict__, "version": version, "status": status})
+        new_info = replace(info, version=version, status=status)
         return self._state(new_info, match, since)
 
     @staticmethod
