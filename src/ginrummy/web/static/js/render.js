@@ -112,8 +112,9 @@ function renderHand(state, ui) {
   const sel = $("selection");
   if (ui.selected) {
     const opt = optionFor(hand, ui.selected);
+    const can = !opt ? "" : opt.gin ? " You can go gin with it!" : opt.knock ? " You can knock with it." : "";
     sel.textContent = opt
-      ? `Selected ${symbol(ui.selected)}: discarding it leaves ${opt.deadwood_after} deadwood.`
+      ? `Selected ${symbol(ui.selected)}: discarding it leaves ${opt.deadwood_after} deadwood.${can}`
       : `Selected ${symbol(ui.selected)}.`;
   } else {
     sel.textContent = hand.your_turn && hand.card_options.length ? "Select a card to discard." : "";
@@ -261,7 +262,8 @@ function renderScore(state) {
     lines.push(p);
   }
   box.replaceChildren(...lines);
-  $("rules-line").textContent = `Rules: ${state.rules.describe}${state.rules.hollywood ? " · Hollywood" : ""} · hand ${state.hand.number}`;
+  const dealer = state.hand.dealer === "you" ? "you dealt" : "the computer dealt";
+  $("rules-line").textContent = `Rules: ${state.rules.describe} · hand ${state.hand.number}, ${dealer}`;
   $("sheet").replaceChildren(score.rows.length ? sheetTable(score, "Score sheet of this match")
     : Object.assign(document.createElement("p"), { className: "muted small", textContent: "No hand finished yet." }));
 }
