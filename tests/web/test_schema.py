@@ -3,6 +3,8 @@ client sends, the server answers without a 5xx."""
 
 from __future__ import annotations
 
+import atexit
+import shutil
 import tempfile
 import zlib
 
@@ -15,7 +17,10 @@ from ginrummy.store import Store
 from ginrummy.web import create_app
 
 _folder = tempfile.mkdtemp(prefix="ginrummy-schema-")
-app = create_app(store=Store(f"sqlite:///{_folder}/games.sqlite3"))
+_store = Store(f"sqlite:///{_folder}/games.sqlite3")
+atexit.register(shutil.rmtree, _folder, True)
+atexit.register(_store.close)
+app = create_app(store=_store)
 _client = TestClient(app)
 TOKEN = _client.post("/api/players", json={"name": "Prop"}).json()["token"]
 MATCH = _client.post(
