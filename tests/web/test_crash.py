@@ -12,13 +12,17 @@ from .conftest import Server
 from .helpers import choose
 
 
-def _advance(client: httpx.Client, state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def _advance(client: httpx.Client, state: dict[str, Any], rng: random.Random,
+             knock: bool = True) -> dict[str, Any]:
     if state["status"] == "between_hands":
         r = client.post(f"/api/matches/{state['id']}/next-hand",
                         json={"version": state["version"]})
     else:
+        move = choose(state, rng, wild=0.2)
+        if not knock and move.startswith(("knock", "big gin")):
+            move = next(m for m in state["hand"]["legal_moves"] if m.startswith("discard"))
         r = client.post(f"/api/matches/{state['id']}/moves",
-                        json={"move": choose(state, rng, wild=0.2), "version": state["version"]})
+                        json={"move": move, "version": state["version"]})
     assert r.status_code == 200, r.text
     out: dict[str, Any] = r.json()
     return out
@@ -32,11 +36,17 @@ def test_sigkill_mid_match_then_restart_keeps_every_acknowledged_move(tmp_path: 
         client = httpx.Client(base_url=server.url, timeout=30)
         token = client.post("/api/players", json={"name": "Kim"}).json()["token"]
         client.headers["Authorization"] = f"Bearer {token}"
-        state = client.post("/api/matches", json={"level": "random"}).json()
-        for _ in range(37):
+        # Hollywood: the match cannot end before three hands have been won.
+        state = client.post("/api/matches", json={"level": "random", "hollywood": True}).json()
+        # Finish the first hand, then play on in the second without knocking (the random
+        # computer almost never does), so the kill lands mid-hand, mid-match.
+        while state["hand"]["number"] == 1:
             state = _advance(client, state, rng)
-            if state["status"] == "over":  # pragma: no cover - 37 moves rarely finish a match
+        for _ in range(6):
+            if state["hand"]["result"] is not None:
                 break
+            state = _advance(client, state, rng, knock=False)
+        assert state["status"] in ("playing", "between_hands")
         last = state
         server.kill()  # right after the last acknowledged answer
         client.close()

@@ -108,6 +108,8 @@ export function openRules(state, options) {
   }
   closeButtons(dialog);
   dialog.showModal();
+  $("rules-title").focus();  // start reading at the top, not at the Close button
+  dialog.scrollTop = 0;
 }
 
 function figure(label, value) {
@@ -164,6 +166,8 @@ export async function openHistory() {
   closeButtons(dialog);
   $("match-sheet").replaceChildren();
   dialog.showModal();
+  $("history-title").focus();
+  dialog.scrollTop = 0;
   try {
     const [stats, matches] = await Promise.all([api.stats(), api.matches()]);
     const avg = stats.average_knock_deadwood === null ? "—" : stats.average_knock_deadwood.toFixed(1);
