@@ -291,7 +291,14 @@ def test_cards_are_named_and_colour_is_never_the_only_cue(
     )
     assert all(code[1].upper() == letter for code, letter in letters)
     assert page.get_attribute("#announcer", "aria-live") == "polite"
-    club = page.locator("#hand .card.suit-c, #hand .card.suit-d").first
+    # A seven of clubs drawn by the page's own card module (the hand may hold no club).
+    page.evaluate("""async () => {
+        const m = await import('/static/js/cards.js');
+        const el = m.cardElement('7c');
+        el.id = 'probe';
+        document.body.append(el);
+    }""")
+    club = page.locator("#probe")
 
     def colour() -> str:
         return str(club.evaluate("e => getComputedStyle(e).color"))
