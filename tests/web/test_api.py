@@ -311,3 +311,20 @@ def test_the_hand_end_spells_out_the_score(client: TestClient) -> None:
         grouped = [c for m in result[seat]["melds"] for c in m] + result[seat]["deadwood_cards"]
         assert sorted(grouped + result[seat]["laid_off"]) == sorted(cards)
     assert all(Card.parse(c) is not None for c in result["computer"]["cards"])
+
+
+def test_a_chunked_body_is_bounded_while_it_is_read(client: TestClient, store: Store) -> None:
+    auth = new_player(client)
+    state = new_match(client, auth)
+    before = store.load_record(state["id"])
+
+    def chunks() -> Iterator[bytes]:
+        yield b'{"move": "'
+        for _ in range(20):
+            yield b"x" * 1024
+        yield b'"}'
+
+    r = client.post(f"/api/matches/{state['id']}/moves", content=chunks(),
+                    headers={**auth, "Content-Type": "application/json"})
+    assert r.status_code == 413 and "8192 bytes" in r.json()["detail"]
+    assert store.load_record(state["id"]) == before
