@@ -316,3 +316,29 @@ def test_cards_are_named_and_colour_is_never_the_only_cue(
     page.reload()  # settings are kept
     page.wait_for_selector("body[data-ready=true]")
     assert page.evaluate("document.body.classList.contains('four')")
+
+
+def test_dragging_a_card_onto_the_discard_pile_discards_it(
+    context: Any, live_server: Server
+) -> None:
+    """Optional: a mouse can drag a card to the pile (tapping and the buttons remain)."""
+    page = context.new_page()
+    open_table(page, live_server)
+    deal(page)
+    state = state_of(page, live_server)
+    page.click("#stock" if "draw" in state["hand"]["legal_moves"] else "[data-act=take]")
+    wait_after(page, state["version"])
+    state = state_of(page, live_server)
+    card = next(o["card"] for o in state["hand"]["card_options"] if o["discard"])
+    box = page.locator(f'#hand .card[data-card="{card}"]').bounding_box()
+    pile = page.locator("#discard-pile").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 40, box["y"] - 40, steps=4)
+    page.mouse.move(pile["x"] + pile["width"] / 2, pile["y"] + pile["height"] / 2, steps=6)
+    page.mouse.up()
+    wait_after(page, state["version"])
+    after = state_of(page, live_server)
+    assert card not in after["hand"]["cards"]
+    assert any(m["who"] == "you" and m["kind"] == "discard" and m["card"] == card
+               for m in after["hand"]["history"])

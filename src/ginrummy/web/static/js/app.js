@@ -269,13 +269,62 @@ async function startNewGame() {
   }
 }
 
+// Dragging a card onto the discard pile discards it (mouse and pen; optional: tapping and the
+// buttons do everything). Touch keeps its scrolling.
+let drag = null;
+let suppressClick = false;
+
+function overPile(ev) {
+  const r = $("discard-pile").getBoundingClientRect();
+  return ev.clientX >= r.left && ev.clientX <= r.right && ev.clientY >= r.top && ev.clientY <= r.bottom;
+}
+
+function wireDrag() {
+  $("hand").addEventListener("pointerdown", (ev) => {
+    const card = ev.target.closest(".card");
+    if (!card || busy || ev.button !== 0 || ev.pointerType === "touch") return;
+    drag = { code: card.dataset.card, x: ev.clientX, y: ev.clientY, el: card, ghost: null, id: ev.pointerId };
+  });
+  document.addEventListener("pointermove", (ev) => {
+    if (!drag || ev.pointerId !== drag.id) return;
+    if (!drag.ghost) {
+      if (Math.hypot(ev.clientX - drag.x, ev.clientY - drag.y) < 12) return;
+      drag.ghost = cardElement(drag.code, { label: false });
+      drag.ghost.classList.add("ghost");
+      $("flyer-layer").append(drag.ghost);
+      drag.el.classList.add("dragging");
+    }
+    drag.ghost.style.left = `${ev.clientX - 30}px`;
+    drag.ghost.style.top = `${ev.clientY - 42}px`;
+    $("discard-pile").classList.toggle("drop", overPile(ev));
+  });
+  const end = (ev) => {
+    if (!drag || ev.pointerId !== drag.id) return;
+    const d = drag;
+    drag = null;
+    if (!d.ghost) return; // a plain click: the click handler selects
+    d.ghost.remove();
+    d.el.classList.remove("dragging");
+    $("discard-pile").classList.remove("drop");
+    suppressClick = true;
+    window.setTimeout(() => { suppressClick = false; }, 0);
+    if (ev.type === "pointerup" && overPile(ev)) {
+      ui.selected = d.code;
+      perform("discard");
+    }
+  };
+  document.addEventListener("pointerup", end);
+  document.addEventListener("pointercancel", end);
+}
+
 function wire() {
+  wireDrag();
   for (const btn of document.querySelectorAll("[data-act]")) {
     btn.addEventListener("click", () => perform(btn.dataset.act));
   }
   $("hand").addEventListener("click", (ev) => {
     const card = ev.target.closest(".card");
-    if (card && !busy) selectCard(card.dataset.card);
+    if (card && !busy && !suppressClick) selectCard(card.dataset.card);
   });
   $("hand").addEventListener("keydown", onHandKey);
   $("stock").addEventListener("click", () => perform("draw"));
