@@ -331,3 +331,15 @@ def test_a_chunked_body_is_bounded_while_it_is_read(client: TestClient, store: S
                     headers={**auth, "Content-Type": "application/json"})
     assert r.status_code == 413 and "8192 bytes" in r.json()["detail"]
     assert store.load_record(state["id"]) == before
+
+
+def test_the_page_is_served_with_a_strict_content_security_policy(client: TestClient) -> None:
+    r = client.get("/")
+    assert r.status_code == 200 and "text/html" in r.headers["content-type"]
+    csp = r.headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert '<script type="module" src="/static/js/app.js">' in r.text
+    assert client.get("/static/js/app.js").status_code == 200
+    schema = client.get("/api/openapi.json").json()
+    assert "/api/matches/{match_id}/moves" in schema["paths"]
