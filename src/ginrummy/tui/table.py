@@ -282,7 +282,7 @@ class TerminalTable:
         self._shown_end = number
 
     def _show_sheet(self) -> None:
-        rows, games = score_sheet(self.match, self.names)
+        rows, games = score_sheet(self.match, self.names, you=self.you)
         self.show(render_sheet(rows, games, self.names, self.match.rules, plain=self.plain))
 
     def _between_hands(self) -> None:
@@ -310,7 +310,7 @@ class TerminalTable:
                      "yellow")
 
     def _finish(self) -> None:
-        rows, games = score_sheet(self.match, self.names)
+        rows, games = score_sheet(self.match, self.names, you=self.you)
         self.say("The match is over.", "bold")
         self.show(render_sheet(rows, games, self.names, self.match.rules, plain=self.plain))
         self.say(match_outcome(self.match.score, self.names), "bold green")
