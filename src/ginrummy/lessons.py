@@ -91,8 +91,8 @@ PROOFS: dict[str, str] = {
     "best-ending": "the engine scores every way to end the hand now; the answers score best",
     "best-line": "the engine plays every legal move's line in the facts; the answers' lines "
     "score best",
-    "judgement": "sensible strategy: legal, with the facts checked by the engine, and rated by "
-    "the coach",
+    "judgement": "sensible strategy rather than a rule: the engine checks that the move is "
+    "legal and every fact quoted; the best play also depends on cards you cannot see",
 }
 
 #: Rule features a situation can illustrate, each a fact about a RuleSet.
@@ -326,6 +326,10 @@ class Position:
     @property
     def legal_moves(self) -> list[str]:
         return self.match().hand.legal_moves()
+
+    def opponent_mask(self) -> int:
+        """The opponent's cards here: shown only after the learner has answered."""
+        return self.match().hand.hands[1 - self.seat]
 
     def play(self, moves: Sequence[str]) -> Outcome:
         """Play ``moves`` from here on a fresh match; a refused move stops the line."""
