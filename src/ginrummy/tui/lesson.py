@@ -90,7 +90,9 @@ class LessonTable:
                     self.say(f"There is no situation {choice!r}.", "yellow")
                     continue
                 self._play(chosen)
-                self.ask("Press Enter for the list (q to quit) > ")
+                again = self.ask("Press Enter for the list (q to quit) > ")
+                if again.strip().lower() in ("q", "quit", "exit"):
+                    return
         except _Quit:
             return
 
