@@ -110,6 +110,7 @@ async function openSituation(id) {
   table.hooks.mover = answerMove;
   document.body.dataset.mode = "learn";
   document.body.dataset.situation = id;
+  delete document.body.dataset.answered;
   $("lesson-topic").textContent = data.topic_title;
   $("lesson-rules").textContent = `rules: ${data.rules}`;
   $("lesson-title").textContent = data.title;
