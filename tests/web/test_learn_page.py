@@ -142,7 +142,9 @@ def _flat(pdf: bytes) -> tuple[int, str]:
 def test_the_cheat_sheet_prints_on_one_page_with_the_profile_s_numbers(
     page: Any, artifacts: Path
 ) -> None:
-    page.add_init_script("window.print = () => { window.__printed = (window.__printed || 0) + 1; };")
+    page.add_init_script(
+        "window.print = () => { window.__printed = (window.__printed || 0) + 1; };"
+    )
     page.reload()
     page.wait_for_selector("#dlg-new[open]")
     page.click("#new-cancel")
@@ -158,7 +160,7 @@ def test_the_cheat_sheet_prints_on_one_page_with_the_profile_s_numbers(
             assert pages == 1, (profile, size)
         if profile == "oklahoma":
             (artifacts / "cheat-sheet-oklahoma.pdf").write_bytes(page.pdf(format="A4"))
-        assert f"Gin rummy cheat sheet: " in text and f"— {profile}" in text
+        assert "Gin rummy cheat sheet: " in text and f"— {profile}" in text
         assert f"deadwood + {r.gin_bonus}; a gin is never undercut" in text
         assert f"the difference + {r.undercut_bonus}" in text
         assert f"reaches {r.target} ends the game" in text
