@@ -27,6 +27,8 @@ SITUATIONS = load_situations()
 
 def spawn(*args: str, data: Path | None = None) -> pexpect.spawn:
     env = dict(os.environ, PYTHONPATH=str(SRC), TERM="xterm")
+    for sized in ("COLUMNS", "LINES"):  # the pseudo-terminal's own size applies
+        env.pop(sized, None)
     if data is not None:
         env["GINRUMMY_DATA_DIR"] = str(data)
     return pexpect.spawn(sys.executable, ["-m", "ginrummy", *args], env=env, encoding="utf-8",
