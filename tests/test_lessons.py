@@ -12,7 +12,6 @@ import pytest
 
 from ginrummy.cards import Card, CardSet, cards_of_mask
 from ginrummy.errors import IllegalMoveError
-from ginrummy.lesson_spec import build_record, record_to_spec
 from ginrummy.lessons import (
     FEATURES,
     TOPICS,
@@ -21,6 +20,7 @@ from ginrummy.lessons import (
     load_situations,
     situation_files,
 )
+from ginrummy.lessons.spec import build_record, record_to_spec
 from ginrummy.melds import discard_deadwoods, min_deadwood
 from ginrummy.record import loads
 from ginrummy.rules import PROFILE_NAMES, PROFILES

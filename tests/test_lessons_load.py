@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from ginrummy.cards import Card
 from ginrummy.hand import deal_order
-from ginrummy.lesson_spec import build_record, deal_deck
 from ginrummy.lessons import (
     InvalidSituationError,
     Position,
@@ -22,6 +21,7 @@ from ginrummy.lessons import (
     load_situation,
     load_situations,
 )
+from ginrummy.lessons.spec import build_record, deal_deck
 from ginrummy.match import Match
 from ginrummy.players import make
 from ginrummy.record import dumps

@@ -16,8 +16,8 @@ import click
 from rich.console import Console
 
 from ..errors import GinRummyError
-from ..lesson_spec import build_record, record_to_spec
 from ..lessons import InvalidSituationError, Situation, load_situation, load_situations
+from ..lessons.spec import build_record, record_to_spec
 from ..tui.lesson import LessonTable, pick, situation_menu
 
 __all__ = ["learn"]

@@ -15,8 +15,8 @@ from rich.text import Text
 
 from ..cards import Card
 from ..errors import IllegalMoveError, InvalidCardError
-from ..lesson_text import answers_text, fact_text, move_words, proof_text, verdict_text
 from ..lessons import NAMES, TOPICS, Answer, Situation, answer
+from ..lessons.text import answers_text, fact_text, move_words, proof_text, verdict_text
 from ..melds import deadwood_after_discard
 from ..view import PlayerView
 from .pages import render_help, render_rules

@@ -16,8 +16,8 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, HTTPException, Path
 
 from ..cards import cards_of_mask
-from ..lesson_text import line_words, proof_text, verdict_text
 from ..lessons import NAMES, Outcome, Situation, answer, load_situations
+from ..lessons.text import line_words, proof_text, verdict_text
 from ..match import Match
 from ..melds import best_arrangement
 from .learn_schemas import AnswerIn, AnswerOut, LineOut, SituationOut, SituationSummary

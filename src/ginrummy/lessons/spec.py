@@ -36,13 +36,15 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import CARD_TEXT, Card, CardsLike, to_cards
-from .errors import GinRummyError, InvalidCardError
-from .hand import deal_order
-from .lessons import FACT_FIELDS, InvalidSituationError, load_situation, parse_lesson
-from .match import Match
-from .record import dumps, loads
-from .rules import get_rules
+from ..cards import CARD_TEXT, Card, CardsLike, to_cards
+from ..errors import GinRummyError, InvalidCardError
+from ..hand import deal_order
+from ..match import Match
+from ..record import dumps, loads
+from ..rules import get_rules
+from .check import load_situation
+from .model import FACT_FIELDS, parse_lesson
+from .position import InvalidSituationError
 
 __all__ = ["deal_deck", "build_record", "record_to_spec", "lesson_toml"]
 

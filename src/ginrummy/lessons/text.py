@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import Card
-from .lessons import PROOFS, Answer, Fact, Outcome, Situation
+from ..cards import Card
+from .answers import Answer
+from .model import PROOFS, Fact, Situation
+from .position import Outcome
 
 __all__ = ["move_words", "line_words", "fact_text", "answers_text", "verdict_text",
            "proof_text"]
