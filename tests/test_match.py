@@ -316,3 +316,12 @@ def test_illegal_move_in_a_match_changes_nothing() -> None:
         with pytest.raises(IllegalMoveError):
             m.play(move)
         assert (m.hand.moves, list(m.hand.hands), m.score.entries[:], len(m.hands)) == before
+
+
+def test_sheet_rows_address_you_in_the_second_person() -> None:
+    from ginrummy.sheet import describe_result
+
+    assert describe_result("knock", 0, 12, ("You", "Computer"), you=0) == "knock: you score 12"
+    assert describe_result("gin", 1, 40, ("You", "Computer"), you=0) == "gin: Computer scores 40"
+    assert describe_result("undercut", 1, 28, ("Ann", "Bob")) == "undercut: Bob scores 28"
+    assert describe_result("cancelled", None, 0, ("Ann", "Bob")).startswith("cancelled")
