@@ -13,12 +13,17 @@ from collections.abc import Callable
 
 from ..errors import GinRummyError
 from .base import Player
+from .hard import HardPlayer, MediumPlayer
 from .random_player import RandomPlayer
+from .simple import SimplePlayer
 
 __all__ = ["LEVELS", "PLAYERS", "Player", "make", "names"]
 
 PLAYERS: dict[str, Callable[[int | str | None], Player]] = {
     "random": RandomPlayer,
+    "simple": SimplePlayer,
+    "medium": MediumPlayer,
+    "hard": HardPlayer,
 }
 
 #: The levels a person picks, mapped onto players.
