@@ -6,7 +6,10 @@ from __future__ import annotations
 import click
 
 from . import __version__
+from .commands.play import play
 from .commands.replay import replay
+from .commands.rules import rules
+from .commands.verify import verify
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -16,6 +19,9 @@ def main() -> None:
 
 
 main.add_command(replay)
+main.add_command(rules)
+main.add_command(play)
+main.add_command(verify)
 
 
 if __name__ == "__main__":  # pragma: no cover

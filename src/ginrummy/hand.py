@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from .cards import (
     CARD_TEXT,
@@ -40,9 +40,7 @@ from .errors import IllegalMoveError, InvalidCardError
 from .melds import discard_deadwoods, min_deadwood
 from .rules import RuleSet, RulesLike, get_rules
 from .settle import HandResult, parse_melds, settle
-
-if TYPE_CHECKING:
-    from .view import PlayerView
+from .view import PlayerView, PublicEvent
 
 __all__ = ["Hand", "Event", "Phase", "deal_order", "parse_move"]
 
@@ -173,6 +171,11 @@ class Hand:
         "history",
         "result",
         "_undo",
+        "_public",
+        "_took",
+        "_passed",
+        "_discards",
+        "_known",
     )
 
     rules: RuleSet
@@ -190,7 +193,18 @@ class Hand:
     multiplier: int
     history: list[Event]
     result: HandResult | None
-    _undo: list[tuple[int, int, int, tuple[int, ...], int, Phase, int, int, HandResult | None]]
+    _undo: list[
+        tuple[int, int, int, tuple[int, ...], int, Phase, int, int, HandResult | None, int, int]
+    ]
+    # What each seat has seen, kept move by move so that views are cheap to build:
+    # _public[s] is the history as seat s saw it; _took/_passed/_discards[s] are the cards seat s
+    # took from the pile, passed as upcard offers and discarded; _known[s] is the cards seat s
+    # is known (by the other seat) to hold: taken from the pile and not thrown back.
+    _public: list[list[PublicEvent]]
+    _took: list[list[Card]]
+    _passed: list[list[Card]]
+    _discards: list[list[Card]]
+    _known: list[int]
 
     def __init__(
         self,
@@ -229,6 +243,11 @@ class Hand:
         self.history = []
         self.result = None
         self._undo = []
+        self._public = [[], []]
+        self._took = [[], []]
+        self._passed = [[], []]
+        self._discards = [[], []]
+        self._known = [0, 0]
 
     # ---------------------------------------------------------------------------------------
     # Reading the state.
@@ -260,8 +279,6 @@ class Hand:
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` knows now (see :class:`ginrummy.view.PlayerView`)."""
-        from .view import PlayerView
-
         return PlayerView.of(self, seat)
 
     def copy(self) -> Hand:
@@ -283,6 +300,11 @@ class Hand:
         other.history = self.history[:]
         other.result = self.result
         other._undo = self._undo[:]
+        other._public = [self._public[0][:], self._public[1][:]]
+        other._took = [self._took[0][:], self._took[1][:]]
+        other._passed = [self._passed[0][:], self._passed[1][:]]
+        other._discards = [self._discards[0][:], self._discards[1][:]]
+        other._known = self._known[:]
         return other
 
     # ---------------------------------------------------------------------------------------
@@ -453,6 +475,8 @@ class Hand:
                 self.taken,
                 self.drawn,
                 self.result,
+                self._known[0],
+                self._known[1],
             )
         )
         phase = self.phase
@@ -462,16 +486,16 @@ class Hand:
             self.drawn = c
             self.taken = -1
             self.phase = DISCARD
-            self.history.append(Event(seat, "draw", Card(c), "draw"))
+            self._record(Event(seat, "draw", Card(c), "draw"))
         elif kind == TAKE:
             c = self.discard_pile.pop()
             self.hands[seat] |= 1 << c
             self.taken = c
             self.drawn = -1
             self.phase = LAST_CHANCE_KNOCK if phase == LAST_CHANCE else DISCARD
-            self.history.append(Event(seat, "take", Card(c), "take"))
+            self._record(Event(seat, "take", Card(c), "take"))
         elif kind == PASS:
-            self.history.append(Event(seat, "pass", Card(self.discard_pile[-1]), "pass"))
+            self._record(Event(seat, "pass", Card(self.discard_pile[-1]), "pass"))
             if phase == LAST_CHANCE:
                 self._finish(HandResult.cancelled(self.knock_limit, self.multiplier))
             elif seat != self.dealer:
@@ -482,7 +506,7 @@ class Hand:
         elif kind == DISCARD_CARD:
             self.hands[seat] &= ~(1 << card)
             self.discard_pile.append(card)
-            self.history.append(Event(seat, "discard", Card(card), _DISCARD_TEXT[card]))
+            self._record(Event(seat, "discard", Card(card), _DISCARD_TEXT[card]))
             self.taken = -1
             self.drawn = -1
             self.to_play = 1 - seat
@@ -509,7 +533,7 @@ class Hand:
                 knock_discard=card,
             )
             self.hands[seat] = rest
-            self.history.append(Event(seat, "knock", Card(card), text))
+            self._record(Event(seat, "knock", Card(card), text))
             self._finish(result)
         else:  # BIG_GIN
             result = settle(
@@ -520,8 +544,29 @@ class Hand:
                 multiplier=self.multiplier,
                 knocker_seat=seat,
             )
-            self.history.append(Event(seat, "big gin", None, "big gin"))
+            self._record(Event(seat, "big gin", None, "big gin"))
             self._finish(result)
+
+    def _record(self, event: Event) -> None:
+        """Append ``event`` to the history and to what each seat has seen of it."""
+        self.history.append(event)
+        seat = event.seat
+        card = event.card
+        mine = PublicEvent(seat, event.kind, card)
+        hidden = event.kind == "draw" or event.kind == "knock"
+        self._public[seat].append(mine)
+        self._public[1 - seat].append(PublicEvent(seat, event.kind, None) if hidden else mine)
+        if card is None:
+            return
+        kind = event.kind
+        if kind == "take":
+            self._took[seat].append(card)
+            self._known[seat] |= 1 << card
+        elif kind == "pass":
+            self._passed[seat].append(card)
+        elif kind == "discard":
+            self._discards[seat].append(card)
+            self._known[seat] &= ~(1 << card)
 
     def _finish(self, result: HandResult) -> None:
         self.result = result
@@ -533,8 +578,19 @@ class Hand:
         """Take back the last move and return its text (for search and for review)."""
         if not self._undo:
             raise IllegalMoveError("There is no move to take back.")
-        h0, h1, stock_len, pile, to_play, phase, taken, drawn, result = self._undo.pop()
+        (h0, h1, stock_len, pile, to_play, phase, taken, drawn, result, known0, known1) = (
+            self._undo.pop()
+        )
         event = self.history.pop()
+        self._public[0].pop()
+        self._public[1].pop()
+        if event.kind == "take":
+            self._took[event.seat].pop()
+        elif event.kind == "pass":
+            self._passed[event.seat].pop()
+        elif event.kind == "discard":
+            self._discards[event.seat].pop()
+        self._known = [known0, known1]
         if len(self.stock) < stock_len:
             assert event.card is not None
             self.stock.append(int(event.card))

@@ -263,12 +263,26 @@ def discard_deadwoods(mask: int) -> list[tuple[int, int]]:
                 out.append((offset + low.bit_length() - 1, base + r[suits[s] ^ low]))
                 p ^= low
         return out
-    m = mask
-    while m:
-        low = m & -m
-        m ^= low
-        out.append((low.bit_length() - 1, min_deadwood(mask ^ low)))
-    return out
+    # Possible sets: go through the set choices once. Discarding card c leaves, under a set
+    # choice that does not use c, the run deadwood of the other cards; take the best choice.
+    r = RUN_DEADWOOD
+    best: dict[int, int] = {}
+    for ra, rb, rc, rd in _set_choices(a, b, c, d, t):
+        xs = (a & ~ra, b & ~rb, c & ~rc, d & ~rd)
+        total = r[xs[0]] + r[xs[1]] + r[xs[2]] + r[xs[3]]
+        for s in range(4):
+            p = xs[s]
+            base = total - r[p]
+            offset = s * 13
+            q = p
+            while q:
+                low = q & -q
+                q ^= low
+                card = offset + low.bit_length() - 1
+                v = base + r[p ^ low]
+                if v < best.get(card, _NO_DROP):
+                    best[card] = v
+    return sorted(best.items())
 
 
 # ---------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ given a view cannot reach anything else: there is no reference back to the hand.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -18,9 +19,9 @@ from .rules import RuleSet
 from .settle import HandResult
 
 if TYPE_CHECKING:
-    from .hand import Hand, Phase
+    from .hand import Event, Hand, Phase
 
-__all__ = ["PlayerView", "PublicEvent"]
+__all__ = ["PlayerView", "PublicEvent", "public_facts"]
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,35 @@ class PublicEvent:
     seat: int
     kind: str
     card: Card | None
+
+
+def public_facts(
+    events: Iterable[Event], seat: int, over: bool
+) -> tuple[
+    tuple[PublicEvent, ...], tuple[Card, ...], tuple[Card, ...], tuple[Card, ...], int
+]:
+    """From scratch: the history as ``seat`` saw it, the cards the opponent took, passed and
+    discarded, and the cards known to be in the opponent's hand. The hand keeps the same facts
+    move by move; this is the reference (and reveals everything once the hand is ``over``)."""
+    history: list[PublicEvent] = []
+    took: list[Card] = []
+    passed: list[Card] = []
+    discards: list[Card] = []
+    known = 0
+    for e in events:
+        mine = e.seat == seat
+        hidden = e.kind in ("draw", "knock") and not (mine or over)
+        history.append(PublicEvent(e.seat, e.kind, None if hidden else e.card))
+        if not mine and e.card is not None:
+            if e.kind == "take":
+                took.append(e.card)
+                known |= 1 << e.card
+            elif e.kind == "pass":
+                passed.append(e.card)
+            elif e.kind == "discard":
+                discards.append(e.card)
+                known &= ~(1 << e.card)
+    return tuple(history), tuple(took), tuple(passed), tuple(discards), known
 
 
 @dataclass(frozen=True)
@@ -75,30 +105,16 @@ class PlayerView:
         if seat not in (0, 1):
             raise ValueError(f"a seat is 0 or 1, not {seat!r}")
         over = hand.phase == "over"
-        history: list[PublicEvent] = []
-        took: list[Card] = []
-        passed: list[Card] = []
-        discards: list[Card] = []
-        known = 0
-        for e in hand.history:
-            mine = e.seat == seat
-            if e.kind == "draw":
-                history.append(PublicEvent(e.seat, "draw", e.card if mine or over else None))
-            elif e.kind == "knock":
-                history.append(PublicEvent(e.seat, "knock", e.card if mine or over else None))
-            else:
-                history.append(PublicEvent(e.seat, e.kind, e.card))
-            if not mine and e.card is not None:
-                if e.kind == "take":
-                    took.append(e.card)
-                    known |= 1 << e.card
-                elif e.kind == "pass":
-                    passed.append(e.card)
-                elif e.kind == "discard":
-                    discards.append(e.card)
-                    known &= ~(1 << e.card)
-        to_play = hand.to_play
         opponent = 1 - seat
+        if over:
+            history, took, passed, discards, known = public_facts(hand.history, seat, True)
+        else:
+            history = tuple(hand._public[seat])
+            took = tuple(hand._took[opponent])
+            passed = tuple(hand._passed[opponent])
+            discards = tuple(hand._discards[opponent])
+            known = hand._known[opponent]
+        to_play = hand.to_play
         return cls(
             seat=seat,
             rules=hand.rules,
@@ -115,10 +131,10 @@ class PlayerView:
             drawn=Card(hand.drawn) if hand.drawn >= 0 and to_play == seat else None,
             opponent_card_count=hand.hands[opponent].bit_count(),
             opponent_known_mask=known,
-            opponent_took=tuple(took),
-            opponent_passed=tuple(passed),
-            opponent_discards=tuple(discards),
-            history=tuple(history),
+            opponent_took=took,
+            opponent_passed=passed,
+            opponent_discards=discards,
+            history=history,
             legal_moves=tuple(hand.legal_moves()) if to_play == seat and not over else (),
             result=hand.result if over else None,
             opponent_hand_mask=hand.hands[opponent] if over else None,

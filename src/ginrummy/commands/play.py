@@ -1,0 +1,214 @@
+"""``ginrummy play``: a whole match against the computer at the terminal, saved after every move
+and resumed on the next start."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+from click.core import ParameterSource
+from platformdirs import user_data_dir
+from rich.console import Console
+
+from ..errors import GinRummyError
+from ..match import Match
+from ..players import Player, make, names
+from ..rules import RuleSet
+from ..tui.render import asciify
+from ..tui.saves import CorruptSaveError, SavedMatch, SaveLockedError, SaveMeta, SaveStore
+from ..tui.table import TerminalTable
+from .options import build_rules, rule_options
+
+__all__ = ["play"]
+
+#: Level used when none is given, best first: the first one this version has.
+DEFAULT_LEVELS = ("medium", "easy", "random")
+COMPUTER = "Computer"
+#: Options that only shape a new match; ignored (with a note) when a saved match resumes.
+_NEW_MATCH_OPTIONS = ("profile", "level", "hollywood", "last_discard_chance", "rule_overrides",
+                      "seed", "name")
+
+
+def _console(plain: bool) -> Console:
+    if plain:
+        return Console(color_system=None, emoji=False, highlight=False, safe_box=True)
+    return Console(highlight=False, emoji=False)
+
+
+def _make_player(level: str, seed: str) -> Player:
+    try:
+        return make(level, seed=seed)
+    except GinRummyError:
+        raise click.BadParameter(
+            f"there is no level {level!r} in this version; choose one of {', '.join(names())}",
+            param_hint="--level",
+        ) from None
+
+
+def _default_level() -> str:
+    available = names()
+    return next((lv for lv in DEFAULT_LEVELS if lv in available), available[0])
+
+
+def _explicit(ctx: click.Context, name: str) -> bool:
+    source = ctx.get_parameter_source(name)
+    return source in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+
+
+def _confirm(console: Console, question: str) -> bool:
+    try:
+        answer = console.input(question + " [y/N] ")
+    except (EOFError, KeyboardInterrupt):
+        console.print()
+        return False
+    return answer.strip().lower() in ("y", "yes")
+
+
+def _describe_saved(saved: SavedMatch) -> str:
+    match = saved.match
+    a, b = match.score.totals
+    return (
+        f"hand {len(match.hands)}, {saved.names[0]} {a} to {saved.names[1]} {b}, "
+        f"{match.rules.describe()}, level {saved.meta.level}"
+    )
+
+
+@click.command()
+@rule_options
+@click.option(
+    "--level",
+    default=None,
+    metavar="easy|medium|hard|expert",
+    help="How well the computer plays (default: medium, or the best this version has).",
+)
+@click.option("--seed", default=None, help="Seed of the deal and of the computer (reproducible).")
+@click.option("--name", default="You", show_default=True, help="Your name on the score sheet.")
+@click.option(
+    "--new",
+    "new_match",
+    is_flag=True,
+    help="Abandon the saved match (after asking; its file is kept aside) and start a new one.",
+)
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    envvar="GINRUMMY_DATA_DIR",
+    default=None,
+    help="Where the save lives (default: your user data directory; env GINRUMMY_DATA_DIR).",
+)
+@click.option("--plain", is_flag=True, help="No colours, box drawing or card symbols.")
+@click.pass_context
+def play(
+    ctx: click.Context,
+    profile: str,
+    rule_overrides: tuple[str, ...],
+    hollywood: bool,
+    last_discard_chance: bool,
+    level: str | None,
+    seed: str | None,
+    name: str,
+    new_match: bool,
+    data_dir: Path | None,
+    plain: bool,
+) -> None:
+    """Play a match against the computer in the terminal.
+
+    The match is saved after every move and resumed the next time you run this command.
+    Type ? at the table for the commands.
+    """
+    console = _console(plain)
+    rules = build_rules(profile, rule_overrides, hollywood, last_discard_chance)
+    chosen_level = level.strip().lower() if level else _default_level()
+    _make_player(chosen_level, "check")  # refuse an unknown level before anything else
+    if not name.strip() or name.strip().lower() == COMPUTER.lower():
+        raise click.BadParameter(f"choose a name other than {name!r}", param_hint="--name")
+    directory = data_dir if data_dir is not None else Path(user_data_dir("ginrummy"))
+    store = SaveStore(directory)
+    try:
+        store.prepare()
+    except OSError as exc:
+        raise click.ClickException(f"cannot use {directory}: {exc.strerror or exc}") from None
+
+    def say(text: str) -> None:
+        console.print(asciify(text) if plain else text, soft_wrap=True, markup=False)
+
+    try:
+        with store.lock():
+            saved = _resume(store, say)
+            if saved is not None and new_match:
+                if _confirm(console, f"Abandon your unfinished match ({_describe_saved(saved)})?"):
+                    kept = store.set_aside("abandoned")
+                    say(f"Abandoned; its record is kept in {kept}.")
+                    saved = None
+                else:
+                    say("Keeping it.")
+            if saved is not None and saved.meta.level not in names():
+                raise click.ClickException(
+                    f"the saved match is against level {saved.meta.level!r}, which this version "
+                    f"does not have ({', '.join(names())}); the save is left as it is, and "
+                    "--new starts over (keeping it aside)"
+                )
+            if saved is not None:
+                say(f"Resuming your match: {_describe_saved(saved)}.")
+                ignored = [o for o in _NEW_MATCH_OPTIONS if _explicit(ctx, o)]
+                if ignored:
+                    say("Options for a new match are ignored while one is saved; "
+                        "use --new to start over.")
+            else:
+                if level is None and chosen_level != DEFAULT_LEVELS[0]:
+                    say(f"Level {DEFAULT_LEVELS[0]!r} is not in this version yet; "
+                        f"you play against {chosen_level!r}.")
+                saved = _start(rules, chosen_level, seed, name.strip())
+                store.write(saved)
+                target = rules.target
+                say(f"New match: {rules.describe()}"
+                    + (", Hollywood" if rules.hollywood else "")
+                    + f", game to {target}, against the computer (level {chosen_level}). "
+                    "Type ? for help.")
+            player = _make_player(saved.meta.level, saved.meta.computer_seed)
+            TerminalTable(saved, player, store, console, plain=plain).run()
+    except SaveLockedError as exc:
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(
+            f"cannot write the save in {directory}: {exc.strerror or exc}"
+        ) from None
+
+
+def _resume(store: SaveStore, say: Callable[[str], None]) -> SavedMatch | None:
+    """The saved match to carry on, or ``None``; a corrupt save is reported and set aside, a
+    finished one filed under ``finished/``."""
+    if not store.exists():
+        return None
+    try:
+        saved = store.read()
+    except CorruptSaveError as exc:
+        kept = store.set_aside("corrupt")
+        say(f"Your saved match could not be read: {exc}.")
+        say(f"The file is kept as {kept}; starting a new match.")
+        return None
+    except OSError as exc:
+        raise click.ClickException(
+            f"cannot read the save {store.current}: {exc.strerror or exc}; it is left untouched"
+        ) from None
+    if saved.match.over:
+        kept = store.archive()
+        say(f"Your last match was over; its record is kept in {kept}.")
+        return None
+    return saved
+
+
+def _start(rules: RuleSet, level: str, seed: str | None, name: str) -> SavedMatch:
+    match_seed = seed if seed is not None else secrets.token_hex(16)
+    meta = SaveMeta(
+        level=level,
+        human_seat=0,
+        match_seed=match_seed,
+        computer_seed=f"{match_seed}/computer",
+    )
+    match = Match(rules, seed=match_seed)
+    return SavedMatch(match, (name, COMPUTER), meta)
+
+

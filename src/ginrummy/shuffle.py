@@ -1,0 +1,274 @@
+"""Sealed deals: a shuffle anyone can recompute, fixed by a commitment before the player's seed.
+
+The algorithm is versioned; this module implements ``ginrummy-shuffle-v1`` exactly as
+``docs/sealed-deals.md`` specifies it, byte for byte. In short, with ``V`` the ASCII bytes of
+:data:`VERSION`, ``u16``/``u32``/``u64`` big-endian unsigned integers and ``||`` concatenation:
+
+* ``message = V || 0x00 || u16(len(C)) || C || u64(nonce)`` where ``C`` is the UTF-8 encoding of
+  the client seed (1 to 256 bytes);
+* the random stream is ``HMAC-SHA256(server_seed, message || u32(0))``, then ``u32(1)``, and so
+  on, 32 bytes per block, read one byte at a time;
+* a uniform integer below ``n`` is the next byte ``b`` with ``b < 256 - 256 % n``, taken
+  ``b % n``; larger bytes are thrown away (rejection sampling, so no card is favoured);
+* the deck starts as the cards 0..51 in engine order (``Ac 2c .. Kc Ad .. Ks``); for ``i`` from
+  51 down to 1, ``j`` is a uniform integer below ``i + 1`` and cards ``i`` and ``j`` swap
+  (Fisher–Yates); index 0 is the top card, dealt as in :func:`ginrummy.hand.deal_order`;
+* ``commitment = SHA-256(V || 0x00 || server_seed || u64(nonce) || u8(dealer))``, in hex.
+
+The commitment is published before the player chooses the client seed, so the server can no
+longer change its seed, the nonce or the dealer; the deck depends on both seeds, so neither side
+chose it. :class:`DealSealer` runs that protocol for a :class:`~ginrummy.match.Match`.
+
+>>> seed = bytes(range(32))
+>>> deck = shuffle_deck(seed, "player seed", 1)
+>>> sorted(deck) == list(range(52)), deck == shuffle_deck(seed, "player seed", 1)
+(True, True)
+>>> deck == shuffle_deck(seed, "player seed", 2)
+False
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable, Iterator, MutableSequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from .errors import GinRummyError
+
+__all__ = [
+    "VERSION",
+    "SERVER_SEED_BYTES",
+    "MAX_CLIENT_SEED_BYTES",
+    "MAX_NONCE",
+    "SealError",
+    "check_client_seed",
+    "random_client_seed",
+    "new_server_seed",
+    "shuffle_message",
+    "random_stream",
+    "accept_below",
+    "uniform_below",
+    "fisher_yates",
+    "shuffle_deck",
+    "commitment",
+    "SealedDeal",
+]
+
+#: The name of the algorithm; it is hashed into every message and every commitment.
+VERSION = "ginrummy-shuffle-v1"
+_V = VERSION.encode("ascii")
+#: Length of a server seed in bytes (drawn from :mod:`secrets`).
+SERVER_SEED_BYTES = 32
+#: The longest client seed, in bytes of UTF-8.
+MAX_CLIENT_SEED_BYTES = 256
+#: Nonces are unsigned 64-bit integers.
+MAX_NONCE = 2**64 - 1
+
+T = TypeVar("T")
+
+
+class SealError(GinRummyError):
+    """Sealed-deal data that is malformed, or a request the protocol forbids (such as revealing
+    a server seed while its hand is still being played)."""
+
+
+# -------------------------------------------------------------------------------------------
+# Inputs.
+
+
+def check_client_seed(client_seed: object) -> bytes:
+    """The UTF-8 bytes of a valid client seed, or :class:`SealError` saying what is wrong.
+
+    A client seed is text of 1 to 256 UTF-8 bytes, without control characters (U+0000-U+001F,
+    U+007F-U+009F) and without a space at either end. It is used exactly as given: no Unicode
+    normalisation, no trimming.
+    """
+    if not isinstance(client_seed, str):
+        raise SealError(f"a client seed is text, not {type(client_seed).__name__}")
+    try:
+        data = client_seed.encode("utf-8")
+    except UnicodeEncodeError:
+        raise SealError("the client seed is not valid Unicode text") from None
+    if not data:
+        raise SealError("the client seed is empty; type at least one character")
+    if len(data) > MAX_CLIENT_SEED_BYTES:
+        raise SealError(
+            f"the client seed is {len(data)} bytes of UTF-8; the limit is {MAX_CLIENT_SEED_BYTES}"
+        )
+    for ch in client_seed:
+        if ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F:
+            raise SealError(f"the client seed contains a control character (U+{ord(ch):04X})")
+    if client_seed[0] == " " or client_seed[-1] == " ":
+        raise SealError("the client seed may not begin or end with a space")
+    return data
+
+
+def random_client_seed() -> str:
+    """A fresh client seed of 16 hex digits, for a player who does not type one."""
+    return secrets.token_hex(8)
+
+
+def new_server_seed() -> bytes:
+    """A fresh secret server seed: 32 bytes from :mod:`secrets`."""
+    return secrets.token_bytes(SERVER_SEED_BYTES)
+
+
+def _check_server_seed(server_seed: object) -> bytes:
+    if not isinstance(server_seed, bytes) or len(server_seed) != SERVER_SEED_BYTES:
+        raise SealError(f"a server seed is exactly {SERVER_SEED_BYTES} bytes")
+    return server_seed
+
+
+def _check_nonce(nonce: object) -> int:
+    if isinstance(nonce, bool) or not isinstance(nonce, int) or not 0 <= nonce <= MAX_NONCE:
+        raise SealError(f"a nonce is a whole number from 0 to 2**64-1, not {nonce!r}")
+    return nonce
+
+
+def _check_dealer(dealer: object) -> int:
+    if dealer not in (0, 1) or isinstance(dealer, bool):
+        raise SealError(f"the dealer is seat 0 or 1, not {dealer!r}")
+    assert isinstance(dealer, int)
+    return dealer
+
+
+# -------------------------------------------------------------------------------------------
+# The algorithm.
+
+
+def shuffle_message(client_seed: str, nonce: int) -> bytes:
+    """``V || 0x00 || u16(len(C)) || C || u64(nonce)``: what every HMAC block starts with."""
+    data = check_client_seed(client_seed)
+    nonce = _check_nonce(nonce)
+    return _V + b"\x00" + len(data).to_bytes(2, "big") + data + nonce.to_bytes(8, "big")
+
+
+def random_stream(server_seed: bytes, message: bytes) -> Iterator[int]:
+    """The shuffle's bytes: ``HMAC-SHA256(server_seed, message || u32(k))`` for k = 0, 1, ..."""
+    key = _check_server_seed(server_seed)
+    counter = 0
+    while True:
+        yield from hmac.digest(key, message + counter.to_bytes(4, "big"), "sha256")
+        counter += 1
+
+
+def accept_below(n: int) -> int:
+    """The first byte value that is thrown away when drawing below ``n`` (1 <= n <= 256).
+
+    It is the largest multiple of ``n`` that fits in a byte's 256 values, so each of the ``n``
+    results ``b % n`` comes from exactly ``256 // n`` accepted byte values.
+    """
+    if not 1 <= n <= 256:
+        raise ValueError(f"can only draw below 1..256 from bytes, not {n}")
+    return 256 - 256 % n
+
+
+def uniform_below(n: int, stream: Iterator[int]) -> int:
+    """A uniform integer in ``[0, n)`` from a stream of uniform bytes (rejection sampling)."""
+    limit = accept_below(n)
+    for b in stream:
+        if b < limit:
+            return b % n
+    raise SealError("the random stream ran dry")  # pragma: no cover - the HMAC stream is endless
+
+
+def fisher_yates(items: MutableSequence[T], draw: Callable[[int], int]) -> None:
+    """Shuffle ``items`` in place: for i from the last index down to 1, swap item i with item
+    ``draw(i + 1)`` (a uniform integer below i + 1)."""
+    for i in range(len(items) - 1, 0, -1):
+        j = draw(i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+def shuffle_deck(server_seed: bytes, client_seed: str, nonce: int) -> list[int]:
+    """The deck of ``ginrummy-shuffle-v1`` (card indices, index 0 on top)."""
+    stream = random_stream(server_seed, shuffle_message(client_seed, nonce))
+    deck = list(range(52))
+    fisher_yates(deck, lambda n: uniform_below(n, stream))
+    return deck
+
+
+def commitment(server_seed: bytes, nonce: int, dealer: int) -> str:
+    """``SHA-256(V || 0x00 || server_seed || u64(nonce) || u8(dealer))`` as 64 hex digits."""
+    data = (
+        _V
+        + b"\x00"
+        + _check_server_seed(server_seed)
+        + _check_nonce(nonce).to_bytes(8, "big")
+        + bytes([_check_dealer(dealer)])
+    )
+    return hashlib.sha256(data).hexdigest()
+
+
+def parse_hex(text: object, size: int, what: str) -> bytes:
+    """``size`` bytes written as ``2 * size`` hex digits (either case), or :class:`SealError`."""
+    if not isinstance(text, str) or len(text) != 2 * size:
+        raise SealError(f"{what} must be {2 * size} hex digits")
+    try:
+        return bytes.fromhex(text)
+    except ValueError:
+        raise SealError(f"{what} must be {2 * size} hex digits") from None
+
+
+# -------------------------------------------------------------------------------------------
+# One sealed deal.
+
+
+@dataclass(frozen=True)
+class SealedDeal:
+    """The sealed data of one hand.
+
+    ``server_seed`` is the secret: it never appears in ``repr`` or in :meth:`public`, and a
+    table hands it out only through :meth:`DealSealer.reveal` once the hand is over.
+    ``client_seed`` is ``None`` until the player has chosen it.
+    """
+
+    server_seed: bytes = field(repr=False)
+    nonce: int
+    dealer: int
+    client_seed: str | None = None
+    version: str = VERSION
+
+    def __post_init__(self) -> None:
+        if self.version != VERSION:
+            raise SealError(f"unknown shuffle version {self.version!r} (this is {VERSION!r})")
+        _check_server_seed(self.server_seed)
+        _check_nonce(self.nonce)
+        _check_dealer(self.dealer)
+        if self.client_seed is not None:
+            check_client_seed(self.client_seed)
+
+    @classmethod
+    def new(cls, nonce: int, dealer: int) -> SealedDeal:
+        """A sealed deal with a fresh secret server seed and no client seed yet."""
+        return cls(new_server_seed(), nonce, dealer)
+
+    @property
+    def commitment(self) -> str:
+        """What is published before the client seed is chosen."""
+        return commitment(self.server_seed, self.nonce, self.dealer)
+
+    def with_client_seed(self, client_seed: str) -> SealedDeal:
+        """This deal with the player's client seed filled in."""
+        return SealedDeal(self.server_seed, self.nonce, self.dealer, client_seed, self.version)
+
+    def deck(self) -> list[int]:
+        """The shuffled deck (needs the client seed)."""
+        if self.client_seed is None:
+            raise SealError("the deck is not fixed until the client seed is chosen")
+        return shuffle_deck(self.server_seed, self.client_seed, self.nonce)
+
+    def public(self) -> dict[str, Any]:
+        """What anyone may see while the hand is played (no server seed)."""
+        out: dict[str, Any] = {"version": self.version, "commitment": self.commitment}
+        if self.client_seed is not None:
+            out["client_seed"] = self.client_seed
+        out["nonce"] = self.nonce
+        return out
+
+    def revealed(self) -> dict[str, Any]:
+        """:meth:`public` plus the server seed in hex: only for a hand that is over."""
+        return {**self.public(), "server_seed": self.server_seed.hex()}

@@ -1,0 +1,323 @@
+"""The terminal table's loop: deal, ask the human, let the computer answer, save, repeat.
+
+:class:`TerminalTable` owns the :class:`~ginrummy.match.Match`. It shows the human only what
+:mod:`.render` draws from the human seat's view, and asks the computer player for moves with the
+computer seat's view; only the engine decides what is legal and what a hand scores. The match is
+saved after every move, the human's and the computer's, before anything else is shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from rich.console import Console, RenderableType
+from rich.text import Text
+
+from ..cards import Card
+from ..errors import GinRummyError, IllegalMoveError, InvalidCardError
+from ..explain import explain_result
+from ..match import Match
+from ..melds import deadwood_after_discard
+from ..players import Player
+from ..sheet import score_sheet
+from ..view import PlayerView
+from .pages import match_outcome, render_help, render_rules, render_sheet
+from .parse import Command, CommandError, parse_command, short_move
+from .render import (
+    SortOrder,
+    asciify,
+    card_label,
+    moves_text,
+    prompt_text,
+    render_hand_end,
+    render_table,
+)
+from .saves import SavedMatch, SaveStore
+
+__all__ = ["TerminalTable", "computer_seed_for"]
+
+InputFn = Callable[[str], "str | None"]
+
+
+def computer_seed_for(computer_seed: str, hand_number: int, move_index: int) -> str:
+    """The seed of one decision of the computer: same match, same position, same seed."""
+    return f"{computer_seed}/hand/{hand_number}/move/{move_index}"
+
+
+class _Quit(Exception):
+    """The human asked to leave (``q``, end of input or Ctrl-C)."""
+
+
+class TerminalTable:
+    """One match between a person at the terminal and a computer player.
+
+    ``ask`` reads one line after showing a prompt and returns ``None`` at the end of input; by
+    default it reads the console. ``store`` receives the match after every move.
+    """
+
+    def __init__(
+        self,
+        saved: SavedMatch,
+        player: Player,
+        store: SaveStore,
+        console: Console,
+        *,
+        plain: bool = False,
+        ask: InputFn | None = None,
+    ) -> None:
+        self.saved = saved
+        self.player = player
+        self.store = store
+        self.console = console
+        self.plain = plain
+        self._ask = ask
+        self.you = saved.meta.human_seat
+        self.computer = 1 - self.you
+        self._shown_end = -1  # number of the hand whose ending was last shown
+        self._table_shown = False
+
+    # -----------------------------------------------------------------------------------------
+    # Small helpers.
+
+    @property
+    def match(self) -> Match:
+        return self.saved.match
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return self.saved.names
+
+    @property
+    def order(self) -> SortOrder:
+        return self.saved.meta.sort
+
+    def view(self) -> PlayerView:
+        """The human seat's view: the only state the table ever draws."""
+        return self.match.view(self.you)
+
+    def say(self, text: str, style: str = "") -> None:
+        if self.plain:
+            self.console.print(Text(asciify(text)), soft_wrap=True)
+        else:
+            self.console.print(Text(text, style=style), soft_wrap=True)
+
+    def show(self, renderable: RenderableType) -> None:
+        self.console.print(renderable)
+
+    def ask(self, prompt: str) -> str:
+        """One line from the human; raises :class:`_Quit` at the end of input or on Ctrl-C."""
+        try:
+            if self._ask is not None:
+                line = self._ask(prompt)
+            else:
+                line = self.console.input(Text(prompt, style="" if self.plain else "bold"))
+        except (EOFError, KeyboardInterrupt):
+            self.console.print()
+            raise _Quit from None
+        if line is None:
+            raise _Quit
+        return line
+
+    def save(self) -> None:
+        self.store.write(self.saved)
+
+    # -----------------------------------------------------------------------------------------
+    # The loop.
+
+    def run(self) -> bool:
+        """Play until the match is over (True) or the human leaves (False)."""
+        try:
+            while not self.match.over:
+                if self.match.hand.over:
+                    self._between_hands()
+                elif self.match.hand.to_play == self.computer:
+                    self._computer_move()
+                else:
+                    self._human_turn()
+        except _Quit:
+            self.save()
+            self.say(f"Saved in {self.store.current}. Run 'ginrummy play' again to carry on.")
+            return False
+        except KeyboardInterrupt:
+            # Every move was saved as it was played; the save on disk is the match as it was
+            # before the interrupted step, so it is left as it is.
+            self.console.print()
+            self.say(f"Interrupted. Your match is saved in {self.store.current}.")
+            return False
+        self._show_hand_end()
+        self._finish()
+        return True
+
+    def _computer_move(self) -> None:
+        match = self.match
+        view = match.view(self.computer)
+        seed = computer_seed_for(
+            self.saved.meta.computer_seed, len(match.hands), len(match.hand.history)
+        )
+        self.player.reseed(seed)
+        if self.plain or not self.console.is_terminal:
+            move = self.player.choose(view)
+        else:
+            with self.console.status(f"{self.names[self.computer]} is thinking..."):
+                move = self.player.choose(view)
+        match.play(move)
+        self.save()
+
+    def _human_turn(self) -> None:
+        view = self.view()
+        if not self._table_shown:
+            self.show(render_table(view, self.names, self.match.score, plain=self.plain,
+                                   order=self.order))
+            self._table_shown = True
+        line = self.ask(prompt_text(view, self.plain))
+        try:
+            command = parse_command(line, view.phase)
+        except (CommandError, InvalidCardError) as exc:
+            self.say(str(exc), "yellow")
+            return
+        self._do(command, view)
+
+    def _do(self, command: Command, view: PlayerView) -> None:
+        action = command.action
+        if action == "quit":
+            raise _Quit
+        if action in ("look", "enter"):
+            self._table_shown = False
+        elif action == "help":
+            self.show(render_help(self.plain))
+        elif action == "rules":
+            self.show(render_rules(self.match.rules, self.plain))
+        elif action == "sheet":
+            self._show_sheet()
+        elif action == "moves":
+            self.say(moves_text(view))
+        elif action == "sort":
+            self._sort(command.arg)
+        elif action == "gin":
+            move = self._gin_move(command, view)
+            if move is not None:
+                self._play(move)
+        else:
+            assert command.move is not None
+            self._play(command.move)
+
+    def _play(self, move: str) -> None:
+        """Play the human's move; an illegal one prints the engine's sentence and changes
+        nothing."""
+        try:
+            self.match.play(move)
+        except IllegalMoveError as exc:
+            self.say(str(exc), "yellow")
+            return
+        self.save()
+        self._table_shown = False
+
+    def _sort(self, arg: str | None) -> None:
+        meta = self.saved.meta
+        new: SortOrder
+        if arg == "rank":
+            new = "rank"
+        elif arg == "suit":
+            new = "suit"
+        else:
+            new = "suit" if meta.sort == "rank" else "rank"
+        self.saved.meta = replace(meta, sort=new)
+        self.save()
+        self.say(f"Sorting by {new}.")
+        self._table_shown = False
+
+    def _gin_move(self, command: Command, view: PlayerView) -> str | None:
+        """``gin 7h`` is ``knock 7h`` when that leaves no deadwood; a bare ``gin`` finds the card.
+
+        The engine still judges the knock; this only refuses a "gin" that would be a plain knock,
+        so nobody knocks by accident.
+        """
+        card = command.card
+        if card is None:
+            gins = [
+                m for m in view.legal_moves
+                if m.startswith("knock ")
+                and deadwood_after_discard(view.hand_mask, _card_of(m)) == 0
+            ]
+            if len(gins) == 1:
+                return gins[0]
+            if not gins:
+                if view.phase in ("discard", "last_chance_knock"):
+                    self.say("No discard leaves you without deadwood: you cannot go gin now.",
+                             "yellow")
+                else:
+                    self.say("Draw first; then 'gin 7h' discards the 7h and lays down the rest.",
+                             "yellow")
+                return None
+            options = " or ".join(short_move(m).replace("k ", "gin ") for m in gins)
+            self.say(f"Say which card to discard: {options}.", "yellow")
+            return None
+        held = view.hand_mask >> card & 1
+        if held and card != view.taken and view.phase in ("discard", "last_chance_knock"):
+            left = deadwood_after_discard(view.hand_mask, card)
+            if left:
+                shown = card_label(card, self.plain)
+                self.say(
+                    f"Discarding the {shown} leaves {left} deadwood, so that is not gin; "
+                    f"to knock with it type '{short_move(f'knock {card}')}'.",
+                    "yellow",
+                )
+                return None
+        return f"knock {card}"
+
+    # -----------------------------------------------------------------------------------------
+    # Between hands and at the end.
+
+    def _show_hand_end(self) -> None:
+        number = len(self.match.hands)
+        if self._shown_end == number:
+            return
+        view = self.view()
+        assert view.result is not None
+        explanation = explain_result(view.result, self.names, you=self.you)
+        self.show(render_hand_end(view, self.names, explanation, plain=self.plain))
+        if not self.match.over:
+            self._show_sheet()
+        self._shown_end = number
+
+    def _show_sheet(self) -> None:
+        rows, games = score_sheet(self.match, self.names)
+        self.show(render_sheet(rows, games, self.names, self.match.rules, plain=self.plain))
+
+    def _between_hands(self) -> None:
+        self._show_hand_end()
+        line = self.ask("Press Enter for the next hand (q to quit) > ")
+        try:
+            command = parse_command(line)
+        except GinRummyError:
+            command = Command("look")
+        if command.action == "quit":
+            raise _Quit
+        if command.action == "enter":
+            self.match.next_hand()
+            self.save()
+            self._table_shown = False
+            return
+        if command.action == "sheet":
+            self._show_sheet()
+        elif command.action == "rules":
+            self.show(render_rules(self.match.rules, self.plain))
+        elif command.action == "help":
+            self.show(render_help(self.plain))
+        else:
+            self.say("The hand is over: press Enter to deal the next one, or q to quit.",
+                     "yellow")
+
+    def _finish(self) -> None:
+        rows, games = score_sheet(self.match, self.names)
+        self.say("The match is over.", "bold")
+        self.show(render_sheet(rows, games, self.names, self.match.rules, plain=self.plain))
+        self.say(match_outcome(self.match.score, self.names), "bold green")
+        where = self.store.archive()
+        self.say(f"The record of this match is kept in {where}.")
+
+
+def _card_of(move: str) -> int:
+    """The card of a ``discard``/``knock`` move in engine notation."""
+    return int(Card.parse(move.split()[1]))

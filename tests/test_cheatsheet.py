@@ -1,0 +1,93 @@
+"""The cheat sheet shows the numbers of the rule set it is built from (RULES.md, "The profiles")."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from ginrummy import get_rules
+from ginrummy.cheatsheet import cheat_sheet
+from ginrummy.cli import main
+
+# The profile table of RULES.md, typed in from the rule book (not read from the code).
+BOOK = {
+    "traditional": {"gin": 20, "undercut": 10, "big": None, "target": 100, "game": 100, "box": 20},
+    "modern": {"gin": 25, "undercut": 25, "big": 31, "target": 100, "game": 100, "box": 25},
+    "browser": {"gin": 25, "undercut": 25, "big": None, "target": 100, "game": 100, "box": 25},
+    "house": {"gin": 25, "undercut": 25, "big": None, "target": 100, "game": None, "box": None},
+    "oklahoma": {"gin": 25, "undercut": 25, "big": 31, "target": 150, "game": 100, "box": 25},
+}
+
+
+def _lines(profile: str, **overrides: object) -> dict[str, str]:
+    sheet = cheat_sheet(get_rules(profile, **overrides))
+    return {f"{s.title}/{label}": text for s in sheet.sections for label, text in s.lines}
+
+
+def _numbers(text: str) -> list[int]:
+    return [int(n) for n in re.findall(r"\d+", text)]
+
+
+@pytest.mark.parametrize("profile", sorted(BOOK))
+def test_sheet_numbers_match_the_rule_book(profile: str) -> None:
+    book = BOOK[profile]
+    lines = _lines(profile)
+    assert book["gin"] in _numbers(lines["Scoring a hand/Gin"])
+    assert book["undercut"] in _numbers(lines["Scoring a hand/Undercut"])
+    if book["big"] is None:
+        assert "Scoring a hand/Big gin" not in lines
+        assert "not played" in lines["Knocking/Big gin"]
+    else:
+        assert book["big"] in _numbers(lines["Scoring a hand/Big gin"])
+    assert book["target"] in _numbers(lines["End of the game/Target"])
+    if book["game"] is None:
+        assert lines["End of the game/Game bonus"] == "none"
+    else:
+        assert _numbers(lines["End of the game/Game bonus"])[0] == book["game"]
+    if book["box"] is None:
+        assert lines["End of the game/Box bonus"] == "none"
+    else:
+        assert _numbers(lines["End of the game/Box bonus"]) == [book["box"]]
+
+
+def test_shutouts_and_oklahoma_specials() -> None:
+    assert 200 in _numbers(_lines("traditional")["End of the game/Game bonus"])
+    assert "no points" in _lines("traditional")["End of the game/Game bonus"]
+    assert "won no hand" in _lines("browser")["End of the game/Game bonus"]
+    assert "doubled" in _lines("modern")["End of the game/Shutout"]
+    okla = _lines("oklahoma")
+    assert "first upcard" in okla["Knocking/Knock limit"]
+    assert "spade" in okla["Scoring a hand/Spade upcard"]
+    assert "Scoring a hand/Spade upcard" not in _lines("modern")
+
+
+def test_overrides_change_the_sheet() -> None:
+    lines = _lines("modern", gin_bonus=40, knock_limit=7, last_discard_chance=True)
+    assert 40 in _numbers(lines["Scoring a hand/Gin"])
+    assert _numbers(lines["Knocking/Knock limit"]) == [7]
+    assert "The stock runs out/Last discard" in lines
+    assert "Hollywood" not in " ".join(lines)
+    assert "End of the game/Hollywood" in _lines("house", hollywood=True)
+
+
+def test_rules_command_prints_and_exports_json() -> None:
+    runner = CliRunner()
+    out = runner.invoke(main, ["rules", "--profile", "oklahoma", "--rule", "gin_bonus=33"])
+    assert out.exit_code == 0, out.output
+    assert "oklahoma (gin_bonus=33)" in out.output
+    assert "+ 33" in out.output
+    data = json.loads(runner.invoke(main, ["rules", "--profile", "house", "--json"]).output)
+    assert data["profile"] == "house"
+    assert data["rules"]["target"] == 100
+
+
+def test_rules_command_rejects_bad_overrides() -> None:
+    runner = CliRunner()
+    bad = runner.invoke(main, ["rules", "--rule", "gin_bonus=-1"])
+    assert bad.exit_code == 2
+    assert "gin_bonus must be between 0 and 1000" in bad.output
+    assert runner.invoke(main, ["rules", "--rule", "nonsense"]).exit_code == 2
+    assert runner.invoke(main, ["rules", "--profile", "poker"]).exit_code == 2

@@ -1,0 +1,201 @@
+"""The terminal table's interpreter, driven in-process with scripted input."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from ginrummy.errors import IllegalMoveError
+from ginrummy.hand import Hand
+from ginrummy.match import Match
+from ginrummy.players import make
+from ginrummy.rules import get_rules
+from ginrummy.tui.parse import short_move
+from ginrummy.tui.saves import SavedMatch, SaveMeta, SaveStore
+from ginrummy.tui.table import TerminalTable
+from tui_support import greedy_choice, match_with
+
+META = SaveMeta(level="random", human_seat=0, match_seed="t", computer_seed="t/computer")
+NAMES = ("You", "Computer")
+
+
+class Session:
+    """A table wired to a recording console, a store in a temporary directory and a script.
+
+    Each script item is a line of text, or a function of the human's view returning one.
+    When the script runs out the input ends (as Ctrl-D would), which saves and leaves.
+    """
+
+    def __init__(self, saved: SavedMatch, tmp: Path, script: Iterable[object]) -> None:
+        self.out = io.StringIO()
+        self.console = Console(file=self.out, width=200, color_system=None)
+        self.store = SaveStore(tmp / "data")
+        self.store.prepare()
+        self.store.write(saved)
+        self.script = list(script)
+        self.prompts: list[str] = []
+        self.table = TerminalTable(
+            saved, make(saved.meta.level, seed=saved.meta.computer_seed), self.store,
+            self.console, plain=True, ask=self.ask,
+        )
+
+    def ask(self, prompt: str) -> str | None:
+        self.prompts.append(prompt)
+        if not self.script:
+            return None
+        item = self.script.pop(0)
+        if callable(item):
+            return str(item(self.table.view()))
+        return str(item)
+
+    def run(self) -> bool:
+        return self.table.run()
+
+    @property
+    def text(self) -> str:
+        return self.out.getvalue()
+
+
+def known(moves: Iterable[str] = ()) -> SavedMatch:
+    match = match_with("7h 8h 9h Kc Kd Ks 2c 5d 9s Jh", "3c 4c 5c Qh Qd Qs 6s 7d Ac 2d", "4s")
+    for m in moves:
+        match.play(m)
+    return SavedMatch(match, NAMES, META)
+
+
+def engine_says(hand: Hand, move: str) -> str:
+    """The engine's own sentence for an illegal move (played on a copy)."""
+    with pytest.raises(IllegalMoveError) as info:
+        hand.copy().play(move)
+    return str(info.value)
+
+
+def test_bad_input_changes_nothing_and_the_engine_explains(tmp_path: Path) -> None:
+    saved = known()
+    s = Session(saved, tmp_path, [])
+    s.script = [
+        "xyzzy",  # garbage
+        "x 1z",  # bad card text
+        "d",  # drawing during the upcard offer
+        "t",  # take the upcard 4s
+        "x 4s",  # discarding the card just taken
+        "x Qd",  # a card not held
+        "k 2c",  # knocking over the limit
+        "gin 2c",  # "gin" that would leave deadwood
+    ]
+    taken = saved.match.hand.copy()
+    taken.play("take")
+    s.run()
+    text = s.text
+    assert "'xyzzy' is not a command; type ? for help." in text
+    assert "'1z' is not a card" in text
+    assert "First take or pass the upcard 4s; you cannot draw yet." in text
+    assert engine_says(taken, "discard 4s") in text
+    assert engine_says(taken, "discard Qd") in text
+    assert engine_says(taken, "knock 2c") in text
+    assert "Discarding the 2c leaves" in text and "so that is not gin" in text
+    # Only the take was played; everything else left the match as it was.
+    assert s.store.read().match.hand.moves == ["take"]
+
+
+def test_each_bad_line_leaves_the_save_untouched(tmp_path: Path) -> None:
+    s = Session(known(["take"]), tmp_path, [])
+    before = s.store.current.read_bytes()
+    for line in ["xyzzy", "x 1z", "x Qd", "k 2c", "x 4s", "p", "d", "gin"]:
+        s.script = [line]
+        s.run()
+        assert s.store.current.read_bytes() == before, line
+
+
+def test_gin_finds_its_card(tmp_path: Path) -> None:
+    # After taking the 10h the human holds 7-8-9-10 of hearts, three kings and 2-3-4 of clubs
+    # plus the jack of spades: discarding it leaves no deadwood.
+    match = match_with("7h 8h 9h Kc Kd Ks 2c 3c 4c Js", "Qh Qd Qs 6s 7d Ac 2d 5s 9c 5d", "Th")
+    s = Session(SavedMatch(match, NAMES, META), tmp_path, ["t", "gin"])
+    s.run()
+    assert "You went gin" in s.text
+    assert match.hand.result is not None and match.hand.result.kind == "gin"
+
+
+def test_quit_and_end_of_input_save_and_leave(tmp_path: Path) -> None:
+    s = Session(known(), tmp_path, ["p", "q"])
+    assert s.run() is False
+    assert "Saved in" in s.text
+    assert s.store.read().match.hand.moves[0] == "pass"
+
+
+def human(view: object) -> str:
+    return short_move(greedy_choice(view))  # type: ignore[arg-type]
+
+
+def scripted(n: int) -> list[Callable[[object], str]]:
+    """``n`` turns of the greedy human; between hands it presses Enter."""
+
+    def turn(view: object) -> str:
+        if view.phase == "over":  # type: ignore[attr-defined]
+            return ""
+        return human(view)
+
+    return [turn] * n
+
+
+def fresh(tmp: Path, target: int = 20) -> SavedMatch:
+    rules = get_rules("traditional", target=target)
+    return SavedMatch(Match(rules, seed="t"), NAMES, META)
+
+
+def test_a_whole_match_is_played_and_filed(tmp_path: Path) -> None:
+    s = Session(fresh(tmp_path), tmp_path, scripted(2000))
+    assert s.run() is True
+    assert "The match is over." in s.text
+    assert "won the match" in s.text or "is a tie" in s.text
+    assert not s.store.exists()
+    [kept] = list(s.store.finished_dir.iterdir())
+    assert "[[hands]]" in kept.read_text()
+
+
+def test_a_resumed_match_plays_exactly_as_an_uninterrupted_one(tmp_path: Path) -> None:
+    whole = Session(fresh(tmp_path / "a"), tmp_path / "a", scripted(2000))
+    whole.run()
+    [record_a] = list(whole.store.finished_dir.iterdir())
+    # The same match, left three times and resumed from the save each time.
+    base = tmp_path / "b"
+    saved = fresh(base)
+    first = Session(saved, base, scripted(7))
+    assert first.run() is False
+    for _ in range(2):
+        resumed = first.store.read()
+        first.script = scripted(9)
+        first.table = TerminalTable(resumed, make("random", seed=META.computer_seed),
+                                    first.store, first.console, plain=True, ask=first.ask)
+        assert first.run() is False
+    resumed = first.store.read()
+    first.script = scripted(2000)
+    first.table = TerminalTable(resumed, make("random", seed=META.computer_seed), first.store,
+                                first.console, plain=True, ask=first.ask)
+    assert first.run() is True
+    [record_b] = list(first.store.finished_dir.iterdir())
+    assert record_b.read_text() == record_a.read_text()
+
+
+def test_every_prompt_comes_after_the_save(tmp_path: Path) -> None:
+    """Whatever the human sees when asked has already reached the disk: the human's moves and
+    the computer's replies alike."""
+    checked: list[int] = []
+    s = Session(fresh(tmp_path), tmp_path, [])
+    turn = scripted(1)[0]
+
+    def check_then_play(view: object) -> str:
+        on_disk = s.store.read().match
+        in_play = s.table.match
+        assert [h.moves for h in on_disk.hands] == [h.moves for h in in_play.hands]
+        checked.append(len(in_play.hand.moves))
+        return turn(view)
+
+    s.script = [check_then_play] * 2000
+    assert s.run() is True
+    assert len(checked) > 20 and any(n > 0 for n in checked)

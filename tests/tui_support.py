@@ -1,0 +1,58 @@
+"""Helpers shared by the terminal-table tests: known deals and a scripted human."""
+
+from __future__ import annotations
+
+from ginrummy.cards import Card, parse_cards
+from ginrummy.match import Match
+from ginrummy.melds import min_deadwood
+from ginrummy.rules import RulesLike
+from ginrummy.view import PlayerView
+
+
+def deck_for(human: str, computer: str, upcard: str, *, human_deals: bool = False) -> list[int]:
+    """A deck (index 0 on top) dealing ``human`` to seat 0 and ``computer`` to seat 1, then
+    ``upcard``, then the other cards as the stock in index order."""
+    h = [int(c) for c in parse_cards(human)]
+    c = [int(x) for x in parse_cards(computer)]
+    up = int(Card.parse(upcard))
+    non_dealer, dealer = (c, h) if human_deals else (h, c)
+    deck: list[int] = []
+    for a, b in zip(non_dealer, dealer, strict=True):
+        deck += [a, b]
+    deck.append(up)
+    used = set(deck)
+    deck += [x for x in range(52) if x not in used]
+    assert len(deck) == 52 and len(set(deck)) == 52
+    return deck
+
+
+def match_with(
+    human: str,
+    computer: str,
+    upcard: str,
+    rules: RulesLike = "traditional",
+    *,
+    human_deals: bool = False,
+) -> Match:
+    """A match whose first hand deals exactly these cards (seat 0 is the human)."""
+    match = Match(rules, first_dealer=0 if human_deals else 1, start=False, seed="test")
+    match.next_hand(deck_for(human, computer, upcard, human_deals=human_deals))
+    return match
+
+
+def greedy_choice(view: PlayerView) -> str:
+    """A simple human: pass the upcard, draw from the stock, knock at once when allowed,
+    otherwise discard the card that leaves the least deadwood (engine notation)."""
+    legal = view.legal_moves
+    if "big gin" in legal:
+        return "big gin"
+    knocks = [m for m in legal if m.startswith("knock ")]
+    if knocks:
+        return knocks[0]
+    if "draw" in legal:
+        return "draw"
+    if "pass" in legal:
+        return "pass"
+    discards = [m for m in legal if m.startswith("discard ")]
+    mask = view.hand_mask
+    return min(discards, key=lambda m: min_deadwood(mask & ~(1 << Card.parse(m.split()[1]))))
