@@ -31,7 +31,7 @@ chance (:data:`MEDIUM`).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..cards import CARD_TEXT, mask_text
 from ..melds import (
@@ -77,7 +77,7 @@ class Style:
     #: How many extra cards a sampled opponent hand is developed from, per opponent turn.
     develop_per_turn: float = 0.6
     #: Evidence factors of the opponent model.
-    evidence: Evidence = Evidence()
+    evidence: Evidence = field(default_factory=Evidence)
 
 
 HARD = Style()

@@ -60,10 +60,7 @@ def melds_with(hand_mask: int, card: int) -> bool:
     suit = card - rank
     pattern = (hand_mask >> suit & _SUIT_MASK) | 1 << rank
     # A run through `rank`: three consecutive bits of the suit containing it.
-    for low in (rank - 2, rank - 1, rank):
-        if 0 <= low <= 10 and pattern >> low & 7 == 7:
-            return True
-    return False
+    return any(0 <= low <= 10 and pattern >> low & 7 == 7 for low in (rank - 2, rank - 1, rank))
 
 
 def _used_pairs(view: PlayerView) -> set[int]:
