@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from ..errors import GinRummyError
 from .base import Player
+from .expert import ExpertPlayer
 from .hard import HardPlayer, MediumPlayer
 from .random_player import RandomPlayer
 from .simple import SimplePlayer
@@ -24,6 +25,7 @@ PLAYERS: dict[str, Callable[[int | str | None], Player]] = {
     "simple": SimplePlayer,
     "medium": MediumPlayer,
     "hard": HardPlayer,
+    "expert": ExpertPlayer,
 }
 
 #: The levels a person picks, mapped onto players.

@@ -45,7 +45,16 @@ from ..view import PlayerView
 from .base import Player
 from .knowledge import Evidence, OpponentModel, draw_outlook, opponent_turns
 
-__all__ = ["HardPlayer", "MediumPlayer", "Style", "HARD", "MEDIUM", "KnockPlan"]
+__all__ = [
+    "HardPlayer",
+    "MediumPlayer",
+    "Style",
+    "HARD",
+    "MEDIUM",
+    "KnockPlan",
+    "lowering_discards",
+    "sample_developed_hands",
+]
 
 _VALUE = tuple(min(c % 13 + 1, 10) for c in range(52))
 
@@ -55,7 +64,7 @@ class Style:
     """The knobs of the rule-based player."""
 
     #: Weight of the expected deadwood after the next draw, at the start of the hand.
-    outlook_weight: float = 1.0
+    outlook_weight: float = 2.0
     #: How much of the outlook weight is left when the stock is nearly empty.
     outlook_late: float = 0.3
     #: Points charged for a discard the opponent surely can use (scaled by the danger).
@@ -71,11 +80,11 @@ class Style:
     #: Knock only when the estimated undercut probability is below this.
     max_undercut: float = 0.3
     #: Knock only when the expected points of the knock are at least this.
-    min_knock_gain: float = 2.0
+    min_knock_gain: float = 12.0
     #: Opponent hands sampled to estimate its deadwood.
     samples: int = 24
     #: How many extra cards a sampled opponent hand is developed from, per opponent turn.
-    develop_per_turn: float = 0.6
+    develop_per_turn: float = 2.0
     #: Evidence factors of the opponent model.
     evidence: Evidence = field(default_factory=Evidence)
 
@@ -141,14 +150,14 @@ class HardPlayer(Player):
         best = min(after)
         if best == 0:
             return True  # gin (or better) at once
+        now = min_deadwood(mask)
+        if best >= now:
+            return False
         if (
             best <= view.knock_limit
             and self.knock_gain(view, model, best, with_top, top) is not None
         ):
             return True
-        now = min_deadwood(mask)
-        if best >= now:
-            return False
         stock = model.stock_weights()
         if not stock:
             return True
@@ -174,7 +183,7 @@ class HardPlayer(Player):
             return "big gin"
         mask = view.hand_mask
         taken = -1 if view.taken is None else int(view.taken)
-        options = [(c, dw) for c, dw in discard_deadwoods(mask) if c != taken]
+        options = lowering_discards(mask, taken, lower=view.phase == "discard")
         limit = view.knock_limit
         knockable = [(c, dw) for c, dw in options if dw <= limit]
         must_knock = view.phase == "last_chance_knock"
@@ -189,6 +198,13 @@ class HardPlayer(Player):
         self, view: PlayerView, model: OpponentModel, options: list[tuple[int, int]]
     ) -> int:
         """The discard with the lowest score (deadwood, outlook, danger)."""
+        return self.rank_discards(view, model, options)[0][1]
+
+    def rank_discards(
+        self, view: PlayerView, model: OpponentModel, options: list[tuple[int, int]]
+    ) -> list[tuple[float, int]]:
+        """``(score, card)`` for the discards in ``options`` (``(card, deadwood)`` pairs), best
+        (lowest) first; discards far worse in deadwood than the best are left out."""
         style = self.style
         late = _lateness(view.stock_count)
         w_out = style.outlook_weight * (1.0 - (1.0 - style.outlook_late) * late)
@@ -196,8 +212,7 @@ class HardPlayer(Player):
         stock = model.stock_weights() if w_out > 0.0 else []
         mask = view.hand_mask
         least = min(dw for _, dw in options)
-        best_card = options[0][0]
-        best_score = float("inf")
+        scored: list[tuple[float, int]] = []
         for card, dw in options:
             if dw > least + 15:
                 continue
@@ -207,12 +222,11 @@ class HardPlayer(Player):
                 score += w_out * draw_outlook(rest, stock)
             if w_danger:
                 score += w_danger * model.danger(card)
-            # Tie-break: shed the higher card, then the lower index (deterministic).
+            # Tie-break: shed the higher card, then the lower card index (deterministic).
             score -= _VALUE[card] * 1e-3
-            if score < best_score:
-                best_score = score
-                best_card = card
-        return best_card
+            scored.append((score, card))
+        scored.sort()
+        return scored
 
     def should_knock(self, view: PlayerView, model: OpponentModel, deadwood: int,
                      mask: int, taken: int) -> bool:
@@ -294,6 +308,23 @@ class MediumPlayer(HardPlayer):
 _NO_EVIDENCE = Evidence(1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0)
 
 
+def lowering_discards(mask: int, taken: int, *, lower: bool = True) -> list[tuple[int, int]]:
+    """``(card, deadwood after discarding it)`` for the legal discards of ``mask``.
+
+    After taking ``taken`` from the discard pile only the discards that leave less deadwood
+    than before the take are offered (when there are any): a player whose every take lowers
+    its deadwood can never go round in circles with its opponent through the discard pile.
+    ``lower=False`` offers every legal discard.
+    """
+    options = [(c, dw) for c, dw in discard_deadwoods(mask) if c != taken]
+    if taken >= 0 and lower:
+        before = min_deadwood(mask & ~(1 << taken))
+        lowering = [(c, dw) for c, dw in options if dw < before]
+        if lowering:
+            return lowering
+    return options
+
+
 def _lateness(stock_count: int) -> float:
     """0 at the deal (31 cards in the stock), 1 when the stock is about to run out."""
     return min(1.0, max(0.0, (31 - stock_count) / 27))
@@ -302,23 +333,35 @@ def _lateness(stock_count: int) -> float:
 def sample_developed_hands(model: OpponentModel, rng: random.Random, count: int, *,
                            extra: int) -> list[int]:
     """``count`` plausible opponent hands: the known cards plus unseen cards drawn by the
-    model's probabilities; each hand is drawn with ``extra`` spare cards and keeps the best
-    (least deadwood), the way a hand that has been played for a while is better than a deal."""
+    model's probabilities, then developed the way a hand in play is: ``extra`` times another
+    unseen card comes in and the card leaving the most deadwood goes out (never a known
+    card). A hand that has been played for a while is better than a fresh deal."""
     hidden = model.hidden_count
     unseen = [c for c in range(52) if model.unseen >> c & 1]
+    known = model.known
     if hidden <= 0 or not unseen:
-        return [model.known] * max(1, count) if model.known else []
+        return [known] * max(1, count) if known else []
     weights = [max(model.prob[c], 1e-6) for c in unseen]
-    draw = min(len(unseen), hidden + extra)
     out = []
     for _ in range(count):
-        picked = _weighted_sample(unseen, weights, draw, rng)
-        hand = model.known
+        picked = _weighted_sample(unseen, weights, hidden, rng)
+        hand = known
         for c in picked:
             hand |= 1 << c
-        for _ in range(draw - hidden):
-            worst = min(discard_deadwoods(hand), key=lambda x: (x[1], -_VALUE[x[0]]))
-            hand &= ~(1 << worst[0])
+        if extra and len(unseen) > hidden:
+            pool = [c for c in unseen if not hand >> c & 1]
+            for _ in range(extra):
+                card = pool.pop(rng.randrange(len(pool)))
+                hand |= 1 << card
+                worst = max(
+                    (x for x in discard_deadwoods(hand) if not known >> x[0] & 1),
+                    key=lambda x: (-x[1], _VALUE[x[0]]),
+                )[0]
+                hand &= ~(1 << worst)
+                if worst != card:
+                    pool.append(worst)
+                if not pool:
+                    break
         out.append(hand)
     return out
 
