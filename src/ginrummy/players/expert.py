@@ -55,6 +55,8 @@ class ExpertPlayer(Player):
         style: Style = HARD,
         policy: PlayoutPolicy | None = None,
         develop_per_turn: float | None = None,
+        search_knocks: bool = True,
+        confidence: float = 1.0,
     ) -> None:
         super().__init__(seed)
         if samples < 1:
@@ -68,6 +70,8 @@ class ExpertPlayer(Player):
         self.develop_per_turn = (
             style.develop_per_turn if develop_per_turn is None else develop_per_turn
         )
+        self.search_knocks = search_knocks
+        self.confidence = confidence
         self._hard = HardPlayer(None, style)
         self._hard.rng = self.rng
 
@@ -108,18 +112,22 @@ class ExpertPlayer(Player):
         options = lowering_discards(mask, taken, lower=phase == "discard")
         knockable = [(c, dw) for c, dw in options if dw <= view.knock_limit]
         out: list[str] = []
+        hard_knocks = False
         if knockable:
             least = min(dw for _, dw in knockable)
             plan = hard.knock_plan(model, mask, [c for c, dw in knockable if dw == least])
             knock = hard.knock_text(plan)
             if least == 0 or phase == "last_chance_knock":
                 return [knock]
-            out.append(knock)
+            hard_knocks = hard.should_knock(view, model, least, mask, taken)
+            if not self.search_knocks:
+                if hard_knocks:
+                    return [knock]
+            else:
+                out.append(knock)
         ranked = hard.rank_discards(view, model, options)
         out.extend(f"discard {CARD_TEXT[card]}" for _, card in ranked[: self.max_candidates])
-        if len(out) > 1 and knockable and not hard.should_knock(
-            view, model, min(dw for _, dw in knockable), mask, taken
-        ):
+        if len(out) > 1 and knockable and self.search_knocks and not hard_knocks:
             out.append(out.pop(0))  # hard would play on: its favourite is the best discard
         return out
 
@@ -136,11 +144,16 @@ class ExpertPlayer(Player):
         return out
 
     def search(self, view: PlayerView, model: OpponentModel, candidates: list[str]) -> str:
-        """Average points of each candidate over sampled worlds; the best one."""
+        """Points of each candidate in each sampled world; the best candidate.
+
+        ``hard``'s favourite (the first candidate) is kept unless another beats it by more
+        than ``confidence`` standard errors of the paired differences over the worlds (each
+        world is shared by all candidates, so the differences are paired).
+        """
         rng = self.rng
         seat = view.seat
         start = time.perf_counter()
-        totals = [0.0] * len(candidates)
+        values: list[list[float]] = [[] for _ in candidates]
         for world in self.worlds(view, model, rng):
             for i, move in enumerate(candidates):
                 hand = world.copy()
@@ -149,11 +162,18 @@ class ExpertPlayer(Player):
                     winner, points = hand.result.winner_seat, hand.result.points
                 else:
                     winner, points = playout_hand(hand, self.policy)
-                if winner is not None:
-                    totals[i] += points if winner == seat else -points
+                values[i].append(0.0 if winner is None else points if winner == seat else -points)
             if self.time_limit is not None and time.perf_counter() - start > self.time_limit:
                 break
-        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        n = len(values[0])
+        best, best_score = 0, 0.0
+        for i in range(1, len(candidates)):
+            diffs = [a - b for a, b in zip(values[i], values[0], strict=True)]
+            mean = sum(diffs) / n
+            spread = (sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)) ** 0.5
+            score = mean - self.confidence * spread / n**0.5
+            if score > best_score:
+                best, best_score = i, score
         return candidates[best]
 
 

@@ -43,7 +43,13 @@ from ..melds import (
 from ..settle import default_knock_arrangement
 from ..view import PlayerView
 from .base import Player
-from .knowledge import Evidence, OpponentModel, draw_outlook, opponent_turns
+from .knowledge import (
+    Evidence,
+    OpponentModel,
+    draw_outlook,
+    feeds_known_meld,
+    opponent_turns,
+)
 
 __all__ = [
     "HardPlayer",
@@ -211,6 +217,15 @@ class HardPlayer(Player):
         w_danger = style.danger_cost + style.danger_late * late
         stock = model.stock_weights() if w_out > 0.0 else []
         mask = view.hand_mask
+        known = model.known
+        if known:
+            # Never hand the opponent a card it surely uses when an equally good discard is
+            # safe: a feeding discard stays only if it leaves strictly less deadwood.
+            safe = [dw for c, dw in options if not feeds_known_meld(c, known)]
+            if safe:
+                floor = min(safe)
+                options = [(c, dw) for c, dw in options
+                           if dw < floor or not feeds_known_meld(c, known)]
         least = min(dw for _, dw in options)
         scored: list[tuple[float, int]] = []
         for card, dw in options:

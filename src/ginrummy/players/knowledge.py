@@ -29,6 +29,7 @@ from ..view import PlayerView
 
 __all__ = [
     "Evidence",
+    "feeds_known_meld",
     "OpponentModel",
     "RANK_BITS",
     "draw_outlook",
@@ -56,6 +57,32 @@ def meld_neighbours(card: int) -> tuple[int, int, int]:
     if rank < 11:
         far |= 1 << (card + 2)
     return same_rank, near, far
+
+
+def _three_card_partners() -> tuple[tuple[int, ...], ...]:
+    """For each card, the pairs of cards (as masks) that make a three-card meld with it."""
+    out: list[list[int]] = [[] for _ in range(52)]
+    for card in range(52):
+        rank = card % 13
+        others = [c for c in range(rank, 52, 13) if c != card]
+        for i in range(3):
+            for j in range(i + 1, 3):
+                out[card].append(1 << others[i] | 1 << others[j])
+        for low in (rank - 2, rank - 1, rank):
+            if 0 <= low <= 10:
+                run = 7 << (card - rank + low)
+                out[card].append(run & ~(1 << card))
+    return tuple(tuple(x) for x in out)
+
+
+#: For each card, the pairs of other cards that form a three-card meld with it.
+MELD_PARTNERS = _three_card_partners()
+
+
+def feeds_known_meld(card: int, known: int) -> bool:
+    """True when ``card`` would complete or extend a meld with cards the opponent is known to
+    hold (every longer meld through a card contains a three-card meld through it)."""
+    return any(pair & known == pair for pair in MELD_PARTNERS[card])
 
 
 @dataclass(frozen=True)
