@@ -16,7 +16,6 @@ import pytest
 
 from ginrummy import Hand
 from ginrummy.players import PLAYERS, make
-
 from players_support import RULE_SETS, Position, positions, stalled_positions
 
 

@@ -10,7 +10,6 @@ from ginrummy.melds import ALL_MELDS, min_deadwood
 from ginrummy.players import make
 from ginrummy.players.hard import HardPlayer, MediumPlayer
 from ginrummy.players.knowledge import OpponentModel
-
 from players_support import positions
 from test_players_simple import _deck
 

@@ -8,7 +8,6 @@ from ginrummy import Hand
 from ginrummy.players import LEVELS, PLAYERS, make, names
 from ginrummy.players.expert import ExpertPlayer
 from ginrummy.players.hard import HardPlayer
-
 from players_support import RULE_SETS, is_legal_choice, play_out, positions, stalled_positions
 
 FAST = ["random", "simple", "medium", "hard"]
@@ -78,7 +77,9 @@ def test_players_answer_legally_at_the_end_of_the_stock(name: str) -> None:
             for position in stalled_positions(rules, seed):
                 hand = position.hand()
                 seen_phases.add(hand.phase)
-                player = ExpertPlayer(seed, samples=4) if name == "expert" else make(name, seed=seed)
+                player = (
+                    ExpertPlayer(seed, samples=4) if name == "expert" else make(name, seed=seed)
+                )
                 move = player.choose(hand.view(hand.to_play))
                 assert is_legal_choice(hand, move), (name, rules.describe(), move)
     assert seen_phases == {"last_chance", "last_chance_knock"}
