@@ -202,11 +202,11 @@ def _game(index: int, points: tuple[int, int], won: tuple[int, int], over: bool)
 
 def test_hollywood_sheet_has_three_games_side_by_side_with_bonuses() -> None:
     rows = [
-        SheetRow(1, 1, "knock: You scores 40", 0, 40, (True, False, False),
+        SheetRow(1, 1, "knock: you score 40", 0, 40, (True, False, False),
                  ((40, 0), (0, 0), (0, 0))),
         SheetRow(2, 0, "gin: Computer scores 25", 1, 25, (True, False, False),
                  ((40, 25), (0, 0), (0, 0))),
-        SheetRow(3, 1, "undercut: You scores 80", 0, 80, (True, True, False),
+        SheetRow(3, 1, "undercut: you score 80", 0, 80, (True, True, False),
                  ((120, 25), (80, 0), (0, 0))),
     ]
     games = [

@@ -71,10 +71,11 @@ class Card(int):
     __slots__ = ()
 
     def __new__(cls, index: int) -> Card:
-        try:
+        # Checked explicitly: tuple indexing alone would accept -1 (the king of spades) and
+        # True (the two of clubs).
+        if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < 52:
             return _CARDS[index]
-        except (IndexError, TypeError):
-            raise InvalidCardError(f"{index!r} is not a card index (0 to 51)") from None
+        raise InvalidCardError(f"{index!r} is not a card index (0 to 51)")
 
     @classmethod
     def _make(cls, index: int) -> Card:
@@ -247,7 +248,7 @@ class CardSet:
     @classmethod
     def from_mask(cls, mask: int) -> CardSet:
         """A set from a mask of card bits."""
-        if mask < 0 or mask > FULL_DECK:
+        if isinstance(mask, bool) or not isinstance(mask, int) or mask < 0 or mask > FULL_DECK:
             raise InvalidCardError(f"{mask!r} is not a 52-bit card mask")
         out = cls.__new__(cls)
         out.mask = mask
@@ -264,7 +265,10 @@ class CardSet:
     # Reading.
     def __contains__(self, card: object) -> bool:
         if isinstance(card, str):
-            card = Card.parse(card)
+            try:
+                card = Card.parse(card)
+            except InvalidCardError:
+                return False
         if isinstance(card, int) and 0 <= card < 52:
             return bool(self.mask >> card & 1)
         return False

@@ -6,9 +6,11 @@ from __future__ import annotations
 import click
 
 from . import __version__
+from .commands.learn import learn
 from .commands.play import play
 from .commands.replay import replay
 from .commands.rules import rules
+from .commands.serve import serve
 from .commands.verify import verify
 
 
@@ -22,6 +24,8 @@ main.add_command(replay)
 main.add_command(rules)
 main.add_command(play)
 main.add_command(verify)
+main.add_command(serve)
+main.add_command(learn)
 
 
 if __name__ == "__main__":  # pragma: no cover

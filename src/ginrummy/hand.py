@@ -36,7 +36,7 @@ from .cards import (
     parse_cards,
     to_cards,
 )
-from .errors import IllegalMoveError, InvalidCardError
+from .errors import GinRummyError, IllegalMoveError, InvalidCardError
 from .melds import discard_deadwoods, min_deadwood
 from .rules import RuleSet, RulesLike, get_rules
 from .settle import HandResult, parse_melds, settle
@@ -216,7 +216,7 @@ class Hand:
     ) -> None:
         self.rules = get_rules(rules)
         if dealer not in (0, 1) or isinstance(dealer, bool):
-            raise IllegalMoveError(f"the dealer is seat 0 or 1, not {dealer!r}")
+            raise GinRummyError(f"the dealer is seat 0 or 1, not {dealer!r}")
         if deck is None:
             order = list(range(52))
             random.Random(seed).shuffle(order)

@@ -25,6 +25,14 @@ from .view import PlayerView
 __all__ = ["GameScore", "MatchScore", "ScoreLine", "score_match", "Match", "next_dealer"]
 
 
+def _higher(totals: tuple[int, int]) -> int | None:
+    """The seat with the higher total, ``None`` when they are equal."""
+    a, b = totals
+    if a == b:
+        return None
+    return 0 if a > b else 1
+
+
 @dataclass(frozen=True)
 class ScoreLine:
     """One scored hand as entered in one game: ``hand`` is the match's hand number (1-based)."""
@@ -61,12 +69,7 @@ class GameScore:
 
     @property
     def winner(self) -> int | None:
-        if not self.over:
-            return None
-        a, b = self.totals
-        if a == b:
-            return None
-        return 0 if a > b else 1
+        return _higher(self.totals) if self.over else None
 
     def _enter(self, hand: int, seat: int, points: int, rules: RuleSet) -> None:
         self.points[seat] += points
@@ -124,12 +127,7 @@ class MatchScore:
 
     @property
     def winner(self) -> int | None:
-        if not self.over:
-            return None
-        a, b = self.totals
-        if a == b:
-            return None
-        return 0 if a > b else 1
+        return _higher(self.totals) if self.over else None
 
     def add(self, entry: tuple[int, int] | None) -> None:
         """Enter one hand: ``(seat, points)`` or ``None`` for a cancelled hand."""

@@ -16,6 +16,7 @@ also a saved game.
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -32,15 +33,32 @@ _TOP_KEYS = {"format", "profile", "overrides", "first_dealer", "players", "hands
 _HAND_KEYS = {"dealer", "deck", "moves", "result", "meta"}
 
 
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _toml_string(v: str) -> str:
+    """A TOML basic string. JSON's escaping fits TOML's except for DEL (U+007F), which JSON
+    leaves raw and TOML forbids."""
+    return json.dumps(v, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
+def _toml_key(k: Any) -> str:
+    """A key as written in a table: bare when TOML allows it, quoted otherwise (a bare
+    ``a.b`` would be read back as a nested table)."""
+    if not isinstance(k, str):
+        raise TypeError(f"cannot write the key {k!r} in a record")
+    return k if _BARE_KEY.fullmatch(k) else _toml_string(k)
+
+
 def _toml_value(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):
         return str(v)
     if isinstance(v, str):
-        return json.dumps(v, ensure_ascii=False)
+        return _toml_string(v)
     if isinstance(v, Mapping):
-        inner = ", ".join(f"{k} = {_toml_value(x)}" for k, x in v.items())
+        inner = ", ".join(f"{_toml_key(k)} = {_toml_value(x)}" for k, x in v.items())
         return "{ " + inner + " }" if inner else "{}"
     if isinstance(v, Sequence):
         return "[" + ", ".join(_toml_value(x) for x in v) + "]"

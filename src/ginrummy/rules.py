@@ -44,6 +44,13 @@ _CHOICE_FIELDS: dict[str, tuple[str, ...]] = {
 }
 OVERRIDABLE: tuple[str, ...] = (*_INT_BOUNDS, *_BOOL_FIELDS, *_CHOICE_FIELDS)
 
+#: The knock limit of every profile but Oklahoma's; under Oklahoma it must stay at this value
+#: (it is ignored there, and an override would be shown on score sheets without effect).
+_FIXED_KNOCK_LIMIT = 10
+_OKLAHOMA_LIMIT_MESSAGE = (
+    "knock_limit cannot be set while oklahoma is on: the first upcard sets the limit"
+)
+
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 
@@ -122,6 +129,8 @@ class RuleSet:
             if name in _BOOL_FIELDS and not isinstance(value, bool):
                 raise InvalidRulesError(f"{name} must be True or False, not {value!r}")
             _check(name, value)
+        if self.oklahoma and self.knock_limit != _FIXED_KNOCK_LIMIT:
+            raise InvalidRulesError(_OKLAHOMA_LIMIT_MESSAGE)
 
     def knock_limit_for(self, upcard: int | None) -> int:
         """The knock limit of a hand whose first upcard is ``upcard`` (a card index)."""
@@ -224,10 +233,9 @@ def _apply(base: RuleSet, changes: dict[str, Any]) -> RuleSet:
     if not changes:
         return base
     checked = {name: _check(name, value) for name, value in changes.items()}
-    if base.oklahoma and checked.get("oklahoma", True) and "knock_limit" in checked:
-        raise InvalidRulesError(
-            "knock_limit cannot be set while oklahoma is on: the first upcard sets the limit"
-        )
+    oklahoma = checked.get("oklahoma", base.oklahoma)
+    if oklahoma and ("knock_limit" in checked or base.knock_limit != _FIXED_KNOCK_LIMIT):
+        raise InvalidRulesError(_OKLAHOMA_LIMIT_MESSAGE)
     merged = dict(base.overrides)
     merged.update(checked)
     profile = PROFILES[base.profile]

@@ -41,13 +41,17 @@ class GameSheet:
     winner: int | None
 
 
-def describe_result(kind: str, winner: int | None, points: int, names: tuple[str, str]) -> str:
-    """``"Alice knocked: scores 12"``-style short outcome text for a sheet row."""
+def describe_result(
+    kind: str, winner: int | None, points: int, names: tuple[str, str], you: int | None = None
+) -> str:
+    """Short outcome text for a sheet row: ``"undercut: Ann scores 28"``; the seat ``you`` is
+    addressed in the second person (``"gin: you score 45"``)."""
     if kind == "cancelled" or winner is None:
         return "cancelled (stock ran out)"
-    who = names[winner]
     label = {"knock": "knock", "undercut": "undercut", "gin": "gin", "big_gin": "big gin"}[kind]
-    return f"{label}: {who} scores {points}"
+    if winner == you:
+        return f"{label}: you score {points}"
+    return f"{label}: {names[winner]} scores {points}"
 
 
 def _game_sheet(g: GameScore) -> GameSheet:
@@ -66,9 +70,10 @@ def _game_sheet(g: GameScore) -> GameSheet:
 
 
 def score_sheet(
-    match: Match, names: tuple[str, str] = ("Seat 0", "Seat 1")
+    match: Match, names: tuple[str, str] = ("Seat 0", "Seat 1"), *, you: int | None = None
 ) -> tuple[list[SheetRow], list[GameSheet]]:
-    """Rows for every finished hand and one column summary per game."""
+    """Rows for every finished hand and one column summary per game (``you``: the seat to
+    address in the second person)."""
     score = match.score
     rows: list[SheetRow] = []
     finished = [h for h in match.hands if h.result is not None]
@@ -89,7 +94,9 @@ def score_sheet(
             SheetRow(
                 hand=number,
                 dealer=hand.dealer,
-                outcome=describe_result(result.kind, result.winner_seat, result.points, names),
+                outcome=describe_result(
+                    result.kind, result.winner_seat, result.points, names, you
+                ),
                 winner=result.winner_seat,
                 points=result.points,
                 entered=tuple(entered),

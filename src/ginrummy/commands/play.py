@@ -19,6 +19,7 @@ from ..rules import RuleSet
 from ..tui.render import asciify
 from ..tui.saves import CorruptSaveError, SavedMatch, SaveLockedError, SaveMeta, SaveStore
 from ..tui.table import TerminalTable
+from ..tui.tutorial import tutorial_tip
 from .options import build_rules, rule_options
 
 __all__ = ["play"]
@@ -50,6 +51,12 @@ def _make_player(level: str, seed: str) -> Player:
 def _default_level() -> str:
     available = names()
     return next((lv for lv in DEFAULT_LEVELS if lv in available), available[0])
+
+
+def _easiest_level() -> str:
+    """The level of the tutorial's first round: easy, or the weakest this version has."""
+    available = names()
+    return next((lv for lv in ("easy", "random") if lv in available), available[0])
 
 
 def _explicit(ctx: click.Context, name: str) -> bool:
@@ -99,6 +106,12 @@ def _describe_saved(saved: SavedMatch) -> str:
     help="Where the save lives (default: your user data directory; env GINRUMMY_DATA_DIR).",
 )
 @click.option("--plain", is_flag=True, help="No colours, box drawing or card symbols.")
+@click.option(
+    "--tutorial",
+    is_flag=True,
+    help="A calm first round: a tip before each decision (type skip to stop them); a new "
+    "match is played against the easiest level.",
+)
 @click.pass_context
 def play(
     ctx: click.Context,
@@ -112,6 +125,7 @@ def play(
     new_match: bool,
     data_dir: Path | None,
     plain: bool,
+    tutorial: bool,
 ) -> None:
     """Play a match against the computer in the terminal.
 
@@ -120,7 +134,9 @@ def play(
     """
     console = _console(plain)
     rules = build_rules(profile, rule_overrides, hollywood, last_discard_chance)
-    chosen_level = level.strip().lower() if level else _default_level()
+    chosen_level = level.strip().lower() if level else (
+        _easiest_level() if tutorial else _default_level()
+    )
     _make_player(chosen_level, "check")  # refuse an unknown level before anything else
     if not name.strip() or name.strip().lower() == COMPUTER.lower():
         raise click.BadParameter(f"choose a name other than {name!r}", param_hint="--name")
@@ -157,7 +173,7 @@ def play(
                     say("Options for a new match are ignored while one is saved; "
                         "use --new to start over.")
             else:
-                if level is None and chosen_level != DEFAULT_LEVELS[0]:
+                if level is None and not tutorial and chosen_level != DEFAULT_LEVELS[0]:
                     say(f"Level {DEFAULT_LEVELS[0]!r} is not in this version yet; "
                         f"you play against {chosen_level!r}.")
                 saved = _start(rules, chosen_level, seed, name.strip())
@@ -168,7 +184,8 @@ def play(
                     + f", game to {target}, against the computer (level {chosen_level}). "
                     "Type ? for help.")
             player = _make_player(saved.meta.level, saved.meta.computer_seed)
-            TerminalTable(saved, player, store, console, plain=plain).run()
+            TerminalTable(saved, player, store, console, plain=plain,
+                          tips=tutorial_tip if tutorial else None).run()
     except SaveLockedError as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:

@@ -66,6 +66,10 @@ def replay(file: str) -> None:
         with click.open_file(file, encoding="utf-8") as f:
             text = f.read()
         render_sheet(text, console)
+    except UnicodeDecodeError:
+        raise click.ClickException(
+            f"{file} is not a text file: a match record is UTF-8 TOML"
+        ) from None
     except OSError as exc:
         raise click.ClickException(f"cannot read {file}: {exc.strerror or exc}") from None
     except GinRummyError as exc:

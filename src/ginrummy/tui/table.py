@@ -34,10 +34,12 @@ from .render import (
     render_table,
 )
 from .saves import SavedMatch, SaveStore
+from .tutorial import FINAL_TIP, SKIP_WORDS
 
 __all__ = ["TerminalTable", "computer_seed_for"]
 
 InputFn = Callable[[str], "str | None"]
+TipFn = Callable[[PlayerView, bool], "str | None"]
 
 
 def computer_seed_for(computer_seed: str, hand_number: int, move_index: int) -> str:
@@ -65,6 +67,7 @@ class TerminalTable:
         *,
         plain: bool = False,
         ask: InputFn | None = None,
+        tips: TipFn | None = None,
     ) -> None:
         self.saved = saved
         self.player = player
@@ -76,6 +79,8 @@ class TerminalTable:
         self.computer = 1 - self.you
         self._shown_end = -1  # number of the hand whose ending was last shown
         self._table_shown = False
+        self.tips = tips  # the tutorial's tips (``play --tutorial``); None when off
+        self._last_tip: str | None = None
 
     # -----------------------------------------------------------------------------------------
     # Small helpers.
@@ -170,7 +175,16 @@ class TerminalTable:
             self.show(render_table(view, self.names, self.match.score, plain=self.plain,
                                    order=self.order))
             self._table_shown = True
+        if self.tips is not None:
+            tip = self.tips(view, self.plain)
+            if tip and tip != self._last_tip:
+                self.say(tip, "green")
+                self._last_tip = tip
         line = self.ask(prompt_text(view, self.plain))
+        if self.tips is not None and line.strip().lower() in SKIP_WORDS:
+            self.tips = None
+            self.say("Tips are off; type ? for the commands.")
+            return
         try:
             command = parse_command(line, view.phase)
         except (CommandError, InvalidCardError) as exc:
@@ -282,11 +296,14 @@ class TerminalTable:
         self._shown_end = number
 
     def _show_sheet(self) -> None:
-        rows, games = score_sheet(self.match, self.names)
+        rows, games = score_sheet(self.match, self.names, you=self.you)
         self.show(render_sheet(rows, games, self.names, self.match.rules, plain=self.plain))
 
     def _between_hands(self) -> None:
         self._show_hand_end()
+        if self.tips is not None:
+            self.say(FINAL_TIP, "green")
+            self.tips = None
         line = self.ask("Press Enter for the next hand (q to quit) > ")
         try:
             command = parse_command(line)
@@ -310,7 +327,7 @@ class TerminalTable:
                      "yellow")
 
     def _finish(self) -> None:
-        rows, games = score_sheet(self.match, self.names)
+        rows, games = score_sheet(self.match, self.names, you=self.you)
         self.say("The match is over.", "bold")
         self.show(render_sheet(rows, games, self.names, self.match.rules, plain=self.plain))
         self.say(match_outcome(self.match.score, self.names), "bold green")

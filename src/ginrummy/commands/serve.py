@@ -1,0 +1,74 @@
+"""``ginrummy serve``: start the web table and print the address to open."""
+
+from __future__ import annotations
+
+import socket
+
+import click
+
+#: How many ports after the asked one are tried when it is taken.
+PORT_TRIES = 50
+
+
+def bind_socket(host: str, port: int, *, tries: int = PORT_TRIES) -> socket.socket:
+    """A listening socket on ``host`` at ``port`` or the next free port after it."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    last: OSError | None = None
+    for candidate in range(port, min(port + tries, 65536)):
+        # IPPROTO_TCP named explicitly: asyncio turns on TCP_NODELAY only for sockets whose
+        # proto says TCP, and without it a keep-alive answer waits ~40 ms for a delayed ACK.
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, candidate))
+        except OSError as exc:
+            sock.close()
+            last = exc
+            if port == 0:
+                break
+            continue
+        sock.listen(128)
+        sock.set_inheritable(True)
+        return sock
+    raise click.ClickException(
+        f"no free port on {host} from {port} to {port + tries - 1}: {last}"
+    )
+
+
+def url_of(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="address to listen on (keep 127.0.0.1 unless you mean to share the table)")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              help="port to listen on; the next free one is used when it is taken")
+@click.option("--db", "db_url", default=None, metavar="URL",
+              help="SQLAlchemy database URL (default: a SQLite file in your data directory)")
+def serve(host: str, port: int, db_url: str | None) -> None:
+    """Start the web table: play gin rummy against the computer in your browser."""
+    import uvicorn
+
+    from ..store import Store
+    from ..web import create_app
+
+    try:
+        store = Store(db_url)
+    except Exception as exc:  # a bad URL or an unreachable database: say which
+        raise click.ClickException(f"cannot open the database {db_url!r}: {exc}") from None
+    app = create_app(store=store)
+    sock = bind_socket(host, port)
+    address = url_of(sock)
+    click.echo(f"Gin rummy is ready: open {address}")
+    click.echo(f"Saved games: {store.url}")
+    click.echo("Press Ctrl+C to stop.")
+    config = uvicorn.Config(app, log_level="warning", access_log=False)
+    server = uvicorn.Server(config)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+        store.close()

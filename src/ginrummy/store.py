@@ -1,0 +1,471 @@
+"""Saved games: players, matches and finished hands in a SQL database (SQLAlchemy).
+
+A SQLite file in the user's data directory by default; any SQLAlchemy URL by option
+(``postgresql+psycopg://...`` is tested). The store knows nothing of HTTP and little of the
+game: a match is kept as its record text (:func:`ginrummy.record.dumps`, which replays move by
+move) plus a few columns for listing and statistics, and one row per finished hand.
+
+Players are known by a random token that only they hold; the store keeps its SHA-256 hash, so
+a copy of the database does not let anyone act as a player. Every change to a match is one
+transaction guarded by the match's ``version`` (optimistic concurrency): a save that does not
+find the version it expects changes nothing and raises :class:`ConflictError`.
+
+>>> store = Store("sqlite://")
+>>> player, token = store.create_player("Ann")
+>>> store.player_by_token(token) == player, store.player_by_token("forged") is None
+(True, True)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import os
+import secrets
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.pool import StaticPool
+
+__all__ = [
+    "ConflictError",
+    "HandSummary",
+    "MatchInfo",
+    "PlayerInfo",
+    "PlayerStats",
+    "Store",
+    "default_url",
+    "hash_token",
+]
+
+#: Longest player name kept.
+NAME_LENGTH = 40
+
+
+class ConflictError(Exception):
+    """A save found the match changed since it was read (another tab or request won)."""
+
+
+def default_url() -> str:
+    """The SQLite file in the user's data directory (created on first use)."""
+    from platformdirs import user_data_dir
+
+    folder = user_data_dir("ginrummy", appauthor=False)
+    os.makedirs(folder, exist_ok=True)
+    return "sqlite:///" + os.path.join(folder, "ginrummy.sqlite3")
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a player token (tokens are 256 random bits: a plain hash suffices)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+class _Base(DeclarativeBase):
+    pass
+
+
+class _Player(_Base):
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+
+
+class _Match(_Base):
+    __tablename__ = "matches"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    level: Mapped[str] = mapped_column(String(20))
+    profile: Mapped[str] = mapped_column(String(20))
+    rules: Mapped[str] = mapped_column(String(400))
+    hollywood: Mapped[bool] = mapped_column(Boolean)
+    status: Mapped[str] = mapped_column(String(12), index=True)
+    version: Mapped[int] = mapped_column(Integer)
+    deal_seed: Mapped[str] = mapped_column(String(64))
+    hands_played: Mapped[int] = mapped_column(Integer)
+    score_0: Mapped[int] = mapped_column(Integer)
+    score_1: Mapped[int] = mapped_column(Integer)
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime, index=True)
+    record: Mapped[str] = mapped_column(Text, deferred=True)
+
+
+class _HandRow(_Base):
+    __tablename__ = "hands"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(12))
+    winner_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    knocker_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    knocker_deadwood: Mapped[int] = mapped_column(Integer)
+    defender_deadwood: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(Integer)
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    """A match's listing columns (the record is read separately: it can be long)."""
+
+    id: str
+    player_id: int
+    level: str
+    profile: str
+    rules: str
+    hollywood: bool
+    status: str
+    version: int
+    deal_seed: str
+    hands_played: int
+    scores: tuple[int, int]
+    winner: int | None
+    created_at: dt.datetime
+    updated_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class HandSummary:
+    """One finished hand, for statistics. Seats as in the match (the person is seat 0)."""
+
+    number: int
+    kind: str
+    winner_seat: int | None
+    knocker_seat: int | None
+    knocker_deadwood: int
+    defender_deadwood: int
+    points: int
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """One player's figures over their finished matches (seat 0 is the person)."""
+
+    matches: int
+    matches_won: int
+    matches_lost: int
+    hands: int
+    hands_won: int
+    gins: int
+    undercuts_made: int
+    undercuts_suffered: int
+    knocks: int
+    average_knock_deadwood: float | None
+    recent: tuple[tuple[str, int, int], ...]
+
+
+def _info(row: _Match) -> MatchInfo:
+    return MatchInfo(
+        id=row.id,
+        player_id=row.player_id,
+        level=row.level,
+        profile=row.profile,
+        rules=row.rules,
+        hollywood=row.hollywood,
+        status=row.status,
+        version=row.version,
+        deal_seed=row.deal_seed,
+        hands_played=row.hands_played,
+        scores=(row.score_0, row.score_1),
+        winner=row.winner,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+    )
+
+
+class Store:
+    """The repository of saved games over one SQLAlchemy engine."""
+
+    def __init__(self, url: str | None = None, *, echo: bool = False) -> None:
+        self.url = url or default_url()
+        self.engine = _make_engine(self.url, echo=echo)
+        _Base.metadata.create_all(self.engine)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    @contextmanager
+    def _tx(self) -> Iterator[Session]:
+        with self._sessions() as session, session.begin():
+            yield session
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # Players.
+
+    def create_player(self, name: str = "You") -> tuple[PlayerInfo, str]:
+        """A new player and the token that identifies them (shown once, never stored)."""
+        token = secrets.token_urlsafe(32)
+        clean = (name or "You").strip()[:NAME_LENGTH] or "You"
+        with self._tx() as s:
+            row = _Player(token_hash=hash_token(token), name=clean, created_at=_now())
+            s.add(row)
+            s.flush()
+            info = PlayerInfo(row.id, row.name)
+        return info, token
+
+    def player_by_token(self, token: str) -> PlayerInfo | None:
+        with self._tx() as s:
+            row = s.execute(
+                select(_Player.id, _Player.name).where(_Player.token_hash == hash_token(token))
+            ).first()
+        return PlayerInfo(row[0], row[1]) if row else None
+
+    # Matches.
+
+    def create_match(
+        self,
+        *,
+        player_id: int,
+        level: str,
+        profile: str,
+        rules: str,
+        hollywood: bool,
+        deal_seed: str,
+        record: str,
+        status: str = "playing",
+        scores: tuple[int, int] = (0, 0),
+        winner: int | None = None,
+        hands: Sequence[HandSummary] = (),
+        abandon_others: bool = True,
+    ) -> MatchInfo:
+        """Save a new match; the player's unfinished matches become ``abandoned`` first."""
+        now = _now()
+        with self._tx() as s:
+            if abandon_others:
+                s.execute(
+                    update(_Match)
+                    .where(_Match.player_id == player_id, _Match.status == "playing")
+                    .values(status="abandoned", version=_Match.version + 1, updated_at=now)
+                )
+            row = _Match(
+                id=secrets.token_urlsafe(12),
+                player_id=player_id,
+                level=level,
+                profile=profile,
+                rules=rules,
+                hollywood=hollywood,
+                status=status,
+                version=1,
+                deal_seed=deal_seed,
+                hands_played=len(hands),
+                score_0=scores[0],
+                score_1=scores[1],
+                winner=winner,
+                created_at=now,
+                updated_at=now,
+                record=record,
+            )
+            s.add(row)
+            s.flush()
+            for h in hands:
+                s.add(_hand_row(row.id, player_id, h))
+            s.flush()
+            return _info(row)
+
+    def get_match(self, player_id: int, match_id: str) -> MatchInfo | None:
+        """The match if it exists and belongs to this player (else ``None``: no hint either way)."""
+        with self._tx() as s:
+            row = s.get(_Match, match_id)
+            if row is None or row.player_id != player_id:
+                return None
+            return _info(row)
+
+    def load_record(self, match_id: str) -> tuple[int, str]:
+        """The match's version and record text, read together."""
+        with self._tx() as s:
+            row = s.execute(
+                select(_Match.version, _Match.record).where(_Match.id == match_id)
+            ).one()
+        return row[0], row[1]
+
+    def save_match(
+        self,
+        match_id: str,
+        *,
+        expected_version: int,
+        record: str,
+        status: str,
+        hands_played: int,
+        scores: tuple[int, int],
+        winner: int | None,
+        new_hands: Sequence[HandSummary] = (),
+    ) -> int:
+        """Store the match's new state and its newly finished hands in one transaction.
+
+        Returns the new version; raises :class:`ConflictError` (changing nothing) when the
+        stored version is not ``expected_version``.
+        """
+        with self._tx() as s:
+            done = s.execute(
+                update(_Match)
+                .where(_Match.id == match_id, _Match.version == expected_version)
+                .values(
+                    record=record,
+                    status=status,
+                    hands_played=hands_played,
+                    score_0=scores[0],
+                    score_1=scores[1],
+                    winner=winner,
+                    version=expected_version + 1,
+                    updated_at=_now(),
+                )
+            )
+            if getattr(done, "rowcount", 1) != 1:
+                raise ConflictError(f"match {match_id} changed since it was read")
+            row = s.get(_Match, match_id)
+            assert row is not None
+            for h in new_hands:
+                s.add(_hand_row(match_id, row.player_id, h))
+        return expected_version + 1
+
+    def current_match(self, player_id: int) -> MatchInfo | None:
+        """The player's most recently played unfinished match."""
+        with self._tx() as s:
+            row = s.scalars(
+                select(_Match)
+                .where(_Match.player_id == player_id, _Match.status == "playing")
+                .order_by(_Match.updated_at.desc())
+                .limit(1)
+            ).first()
+            return _info(row) if row else None
+
+    def list_matches(
+        self, player_id: int, *, statuses: Sequence[str] = ("over",), limit: int = 100
+    ) -> list[MatchInfo]:
+        """The player's matches with these statuses, newest first."""
+        with self._tx() as s:
+            rows = s.scalars(
+                select(_Match)
+                .where(_Match.player_id == player_id, _Match.status.in_(list(statuses)))
+                .order_by(_Match.updated_at.desc())
+                .limit(limit)
+            ).all()
+            return [_info(r) for r in rows]
+
+    def hands_of(self, match_id: str) -> list[HandSummary]:
+        with self._tx() as s:
+            rows = s.scalars(
+                select(_HandRow).where(_HandRow.match_id == match_id).order_by(_HandRow.number)
+            ).all()
+            return [_summary(r) for r in rows]
+
+    def stats(self, player_id: int, *, recent: int = 20) -> PlayerStats:
+        """Figures over the player's finished matches (the person is seat 0)."""
+        with self._tx() as s:
+            finished = select(_Match.id).where(
+                _Match.player_id == player_id, _Match.status == "over"
+            )
+            matches = s.execute(
+                select(_Match.winner, func.count())
+                .where(_Match.player_id == player_id, _Match.status == "over")
+                .group_by(_Match.winner)
+            ).all()
+            hands = s.scalars(
+                select(_HandRow).where(_HandRow.match_id.in_(finished))
+            ).all()
+            last = s.execute(
+                select(_Match.id, _Match.score_0, _Match.score_1)
+                .where(_Match.player_id == player_id, _Match.status == "over")
+                .order_by(_Match.updated_at.desc())
+                .limit(recent)
+            ).all()
+        by_winner: dict[Any, int] = {w: n for w, n in matches}
+        knocks = [h for h in hands if h.knocker_seat == 0]
+        return PlayerStats(
+            matches=sum(by_winner.values()),
+            matches_won=by_winner.get(0, 0),
+            matches_lost=by_winner.get(1, 0),
+            hands=len(hands),
+            hands_won=sum(1 for h in hands if h.winner_seat == 0),
+            gins=sum(1 for h in knocks if h.kind in ("gin", "big_gin")),
+            undercuts_made=sum(1 for h in hands if h.kind == "undercut" and h.winner_seat == 0),
+            undercuts_suffered=sum(
+                1 for h in hands if h.kind == "undercut" and h.winner_seat == 1
+            ),
+            knocks=len(knocks),
+            average_knock_deadwood=(
+                sum(h.knocker_deadwood for h in knocks) / len(knocks) if knocks else None
+            ),
+            recent=tuple((r[0], r[1], r[2]) for r in reversed(last)),
+        )
+
+
+def _hand_row(match_id: str, player_id: int, h: HandSummary) -> _HandRow:
+    return _HandRow(
+        match_id=match_id,
+        number=h.number,
+        player_id=player_id,
+        kind=h.kind,
+        winner_seat=h.winner_seat,
+        knocker_seat=h.knocker_seat,
+        knocker_deadwood=h.knocker_deadwood,
+        defender_deadwood=h.defender_deadwood,
+        points=h.points,
+    )
+
+
+def _summary(r: _HandRow) -> HandSummary:
+    return HandSummary(
+        number=r.number,
+        kind=r.kind,
+        winner_seat=r.winner_seat,
+        knocker_seat=r.knocker_seat,
+        knocker_deadwood=r.knocker_deadwood,
+        defender_deadwood=r.defender_deadwood,
+        points=r.points,
+    )
+
+
+def _make_engine(url: str, *, echo: bool) -> Engine:
+    if not url.startswith("sqlite"):
+        return create_engine(url, echo=echo, pool_pre_ping=True)
+    memory = url in ("sqlite://", "sqlite:///:memory:")
+    options: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": 30}}
+    if memory:
+        options["poolclass"] = StaticPool
+    engine = create_engine(url, echo=echo, **options)
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        # WAL with synchronous=NORMAL: a committed move survives the server process being
+        # killed (the log is in the operating system's hands); only a power cut may lose the
+        # last moves. Foreign keys on, as every other database has them.
+        if not memory:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    return engine

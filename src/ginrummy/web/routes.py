@@ -1,0 +1,187 @@
+"""The JSON API's routes. Each reads the player from the ``Authorization: Bearer <token>``
+header and acts only on that player's matches; the work is done by
+:class:`~ginrummy.web.service.TableService`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Depends, HTTPException, Path, Request
+from fastapi.responses import PlainTextResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from ..store import MatchInfo, PlayerInfo
+from .rules_text import profile_catalogue
+from .schemas import (
+    ErrorOut,
+    MatchState,
+    MatchSummary,
+    MoveIn,
+    NewMatchIn,
+    NewPlayerIn,
+    NextHandIn,
+    OptionsOut,
+    PlayerOut,
+    RecentMatch,
+    StatsOut,
+)
+from .serialize import rules_out
+from .service import TableService
+
+__all__ = ["router", "LEVELS"]
+
+router = APIRouter(prefix="/api")
+
+#: The opponent levels offered in the new-game window, weakest first.
+LEVELS = ["easy", "medium", "hard", "expert"]
+
+_bearer = HTTPBearer(auto_error=False, description="the player token from POST /api/players")
+
+MatchId = Annotated[
+    str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$", description="match id")
+]
+
+_ERRORS: dict[int | str, dict[str, object]] = {
+    400: {"model": ErrorOut, "description": "illegal move or bad input"},
+    401: {"model": ErrorOut, "description": "missing or unknown player token"},
+    404: {"model": ErrorOut, "description": "no such match for this player"},
+    409: {"model": ErrorOut, "description": "the match is not in a state for this request"},
+    413: {"model": ErrorOut, "description": "request body too large"},
+    422: {"model": ErrorOut, "description": "malformed request"},
+}
+
+
+def _service(request: Request) -> TableService:
+    service: TableService = request.app.state.service
+    return service
+
+
+def _player(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> PlayerInfo:
+    if credentials is None or not credentials.credentials:
+        raise HTTPException(401, "Send your player token: 'Authorization: Bearer <token>'.")
+    token = credentials.credentials
+    if len(token) > 200:
+        raise HTTPException(401, "Unknown player token.")
+    player = _service(request).player(token)
+    if player is None:
+        raise HTTPException(401, "Unknown player token.")
+    return player
+
+
+Player = Annotated[PlayerInfo, Depends(_player)]
+Service = Annotated[TableService, Depends(_service)]
+
+
+@router.get("/options", response_model=OptionsOut)
+def options() -> OptionsOut:
+    """The rule profiles (with every bonus) and opponent levels of the new-game window."""
+    return OptionsOut(
+        profiles=[rules_out(rules) for _key, _title, rules in profile_catalogue()],
+        levels=LEVELS,
+        default_profile="traditional",
+        default_level="medium",
+    )
+
+
+@router.post("/players", response_model=PlayerOut, status_code=201, responses=_ERRORS)
+def new_player(
+    service: Service, body: Annotated[NewPlayerIn | None, Body()] = None
+) -> PlayerOut:
+    """Create a player. The token in the answer is shown once: keep it (the page keeps it in
+    localStorage) and send it as ``Authorization: Bearer <token>``."""
+    info, token = service.new_player(body.name if body else "You")
+    return PlayerOut(id=info.id, name=info.name, token=token)
+
+
+@router.get("/me", response_model=PlayerOut, responses=_ERRORS)
+def me(player: Player, service: Service) -> PlayerOut:
+    """The player and their current unfinished match, if any."""
+    current = service.store.current_match(player.id)
+    return PlayerOut(
+        id=player.id, name=player.name, token=None, current_match=current.id if current else None
+    )
+
+
+@router.post("/matches", response_model=MatchState, status_code=201, responses=_ERRORS)
+def new_match(player: Player, service: Service, body: NewMatchIn) -> MatchState:
+    """Start a match against the computer (an unfinished one is abandoned)."""
+    return service.new_match(player, body)
+
+
+def _summary(m: MatchInfo) -> MatchSummary:
+    who = {0: "you", 1: "computer"}
+    return MatchSummary(
+        id=m.id,
+        status=m.status,
+        level=m.level,
+        rules=m.rules,
+        hollywood=m.hollywood,
+        hands_played=m.hands_played,
+        totals=list(m.scores),
+        winner=who.get(m.winner) if m.winner is not None else None,  # type: ignore[arg-type]
+        created_at=m.created_at.isoformat() + "Z",
+        updated_at=m.updated_at.isoformat() + "Z",
+    )
+
+
+@router.get("/matches", response_model=list[MatchSummary], responses=_ERRORS)
+def list_matches(player: Player, service: Service) -> list[MatchSummary]:
+    """The player's finished matches, newest first."""
+    return [_summary(m) for m in service.store.list_matches(player.id)]
+
+
+@router.get("/matches/{match_id}", response_model=MatchState, responses=_ERRORS)
+def get_match(player: Player, service: Service, match_id: MatchId) -> MatchState:
+    """The match as the player sees it: reload resumes exactly here."""
+    return service.state(player, match_id)
+
+
+@router.post("/matches/{match_id}/moves", response_model=MatchState, responses=_ERRORS)
+def play(player: Player, service: Service, match_id: MatchId, body: MoveIn) -> MatchState:
+    """Play a move; the answer includes the computer's replies (``computer_moves``)."""
+    return service.play(player, match_id, body.move, body.version)
+
+
+@router.post("/matches/{match_id}/next-hand", response_model=MatchState, responses=_ERRORS)
+def next_hand(
+    player: Player,
+    service: Service,
+    match_id: MatchId,
+    body: Annotated[NextHandIn | None, Body()] = None,
+) -> MatchState:
+    """Deal the next hand once the current one is over."""
+    return service.next_hand(player, match_id, body.version if body else None)
+
+
+@router.get(
+    "/matches/{match_id}/record",
+    response_class=PlainTextResponse,
+    responses={**_ERRORS, 200: {"content": {"text/plain": {}}}},
+)
+def record(player: Player, service: Service, match_id: MatchId) -> str:
+    """The match record (TOML, replays move by move), once the match is over."""
+    return service.record(player, match_id)
+
+
+@router.get("/stats", response_model=StatsOut, responses=_ERRORS)
+def stats(player: Player, service: Service) -> StatsOut:
+    """The player's figures over finished matches, and recent final scores for the chart."""
+    s = service.store.stats(player.id)
+    return StatsOut(
+        matches=s.matches,
+        matches_won=s.matches_won,
+        matches_lost=s.matches_lost,
+        hands=s.hands,
+        hands_won=s.hands_won,
+        gins=s.gins,
+        undercuts_made=s.undercuts_made,
+        undercuts_suffered=s.undercuts_suffered,
+        knocks=s.knocks,
+        average_knock_deadwood=(
+            round(s.average_knock_deadwood, 2) if s.average_knock_deadwood is not None else None
+        ),
+        recent=[RecentMatch(id=i, you=a, computer=b) for i, a, b in s.recent],
+    )

@@ -1,0 +1,260 @@
+"""Request and response bodies of the JSON API (pydantic), with their size limits.
+
+Cards travel as engine text: rank letter and suit letter, ``7h``, ``Th``, ``As``. Seats are
+named from the person's side: ``"you"`` and ``"computer"``. Nothing here can carry the
+computer's cards or the stock before a hand is over: the serializer builds these bodies from the
+person's :class:`~ginrummy.view.PlayerView` only.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Who = Literal["you", "computer"]
+Level = Literal["easy", "medium", "hard", "expert", "random"]
+Profile = Literal["traditional", "modern", "browser", "house", "oklahoma"]
+
+#: Longest move text accepted (a knock declaring every meld is about 60 characters).
+MOVE_LENGTH = 120
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewPlayerIn(_In):
+    name: str = Field("You", min_length=1, max_length=40, description="shown on score sheets")
+
+
+class NewMatchIn(_In):
+    profile: Profile = "traditional"
+    hollywood: bool = False
+    last_discard_chance: bool = False
+    level: Level = "medium"
+
+
+class MoveIn(_In):
+    move: str = Field(
+        min_length=1,
+        max_length=MOVE_LENGTH,
+        description="engine notation: take, pass, draw, discard 7h, knock 7h, big gin",
+        examples=["draw", "discard 7h"],
+    )
+    version: int | None = Field(
+        None,
+        ge=0,
+        le=2**31,
+        description="the version of the state this move was chosen on; a stale one gets 409",
+    )
+
+
+class NextHandIn(_In):
+    version: int | None = Field(None, ge=0, le=2**31)
+
+
+class PlayerOut(BaseModel):
+    id: int
+    name: str
+    token: str | None = Field(None, description="only when the player is created")
+    current_match: str | None = None
+
+
+class Action(BaseModel):
+    enabled: bool
+    reason: str = Field(description="why it is disabled, or what it does when enabled")
+
+
+class CardOption(BaseModel):
+    """What discarding one card of the person's hand would do (discard phase only)."""
+
+    card: str
+    deadwood_after: int
+    discard: bool
+    knock: bool
+    gin: bool
+    reason: str = Field(description="why this card cannot be discarded, or empty")
+
+
+class PublicMove(BaseModel):
+    who: Who
+    kind: str
+    card: str | None = Field(description="null where the card is hidden from you")
+    text: str
+
+
+class Opponent(BaseModel):
+    card_count: int
+    took: list[str] = Field(description="discards the computer picked up, in order")
+    known: list[str] = Field(description="cards known to be in the computer's hand now")
+    passed: list[str]
+    discards: list[str]
+
+
+class SeatCards(BaseModel):
+    cards: list[str]
+    melds: list[list[str]]
+    deadwood_cards: list[str]
+    deadwood: int
+    laid_off: list[str]
+
+
+class ResultOut(BaseModel):
+    kind: Literal["knock", "undercut", "gin", "big_gin", "cancelled"]
+    winner: Who | None
+    knocker: Who | None
+    points: int
+    bonus: int
+    multiplier: int
+    knocker_deadwood: int
+    defender_deadwood: int
+    layoffs: list[str]
+    knock_discard: str | None
+    explanation: str
+    you: SeatCards
+    computer: SeatCards
+
+
+class HandOut(BaseModel):
+    number: int
+    dealer: Who
+    phase: str
+    to_play: Who | None
+    your_turn: bool
+    prompt: str
+    cards: list[str]
+    melds: list[list[str]]
+    deadwood_cards: list[str]
+    deadwood: int
+    discard_pile: list[str] = Field(description="bottom card first")
+    stock_count: int
+    upcard: str
+    knock_limit: int
+    multiplier: int
+    taken: str | None
+    drawn: str | None
+    opponent: Opponent
+    legal_moves: list[str]
+    actions: dict[str, Action]
+    card_options: list[CardOption]
+    history: list[PublicMove]
+    result: ResultOut | None
+
+
+class GameOut(BaseModel):
+    index: int
+    target: int
+    points: list[int]
+    hands_won: list[int]
+    game_bonus: list[int]
+    box_bonus: list[int]
+    doubled: list[int]
+    shutout: bool
+    totals: list[int]
+    over: bool
+    winner: Who | None
+
+
+class SheetRowOut(BaseModel):
+    hand: int
+    dealer: Who
+    outcome: str
+    winner: Who | None
+    points: int
+    entered: list[bool]
+    running: list[list[int]]
+
+
+class ScoreOut(BaseModel):
+    hollywood: bool
+    target: int
+    games: list[GameOut]
+    rows: list[SheetRowOut]
+    totals: list[int]
+    over: bool
+    winner: Who | None
+
+
+class SheetLine(BaseModel):
+    label: str
+    text: str
+
+
+class SheetSection(BaseModel):
+    title: str
+    lines: list[SheetLine]
+
+
+class RulesOut(BaseModel):
+    profile: str
+    title: str
+    describe: str
+    hollywood: bool
+    last_discard_chance: bool
+    big_gin: bool
+    bonuses: list[str] = Field(description="every number of this table, for the new-game window")
+    sheet: list[SheetSection] = Field(description="the rules panel (the shared cheat sheet)")
+
+
+class MatchState(BaseModel):
+    id: str
+    version: int
+    status: Literal["playing", "between_hands", "over", "abandoned"]
+    level: str
+    opponent_player: str = Field(description="the computer player actually playing this level")
+    names: list[str]
+    rules: RulesOut
+    hand: HandOut
+    score: ScoreOut
+    computer_moves: list[PublicMove] = Field(
+        description="the computer's moves since your last request, in order, for animation"
+    )
+    meta: dict[str, str] = Field(
+        default_factory=dict, description="extra per-hand facts (sealed deals) for the page"
+    )
+    coach: dict[str, str] | None = Field(None, description="reserved for the coach")
+
+
+class MatchSummary(BaseModel):
+    id: str
+    status: str
+    level: str
+    rules: str
+    hollywood: bool
+    hands_played: int
+    totals: list[int]
+    winner: Who | None
+    created_at: str
+    updated_at: str
+
+
+class OptionsOut(BaseModel):
+    profiles: list[RulesOut]
+    levels: list[str]
+    default_profile: str
+    default_level: str
+
+
+class RecentMatch(BaseModel):
+    id: str
+    you: int
+    computer: int
+
+
+class StatsOut(BaseModel):
+    matches: int
+    matches_won: int
+    matches_lost: int
+    hands: int
+    hands_won: int
+    gins: int
+    undercuts_made: int
+    undercuts_suffered: int
+    knocks: int
+    average_knock_deadwood: float | None
+    recent: list[RecentMatch] = Field(description="final totals of recent matches, oldest first")
+
+
+class ErrorOut(BaseModel):
+    detail: str

@@ -1,0 +1,397 @@
+"""JSON for the page, built from the person's :class:`~ginrummy.view.PlayerView` only.
+
+Fairness is structural here: :func:`hand_out` takes a view, and a view holds no reference to the
+hand, so the computer's cards, the stock's order and the deck cannot leak into a response before
+the hand is over (the view itself reveals the computer's hand once it is). The score sheet is
+built from the match's scores and finished hands' results, which are public.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+from ..cards import Card, cards_of_mask
+from ..cheatsheet import cheat_sheet
+from ..explain import explain_result
+from ..match import Match
+from ..melds import best_arrangement, discard_deadwoods
+from ..rules import RuleSet
+from ..settle import HandResult
+from ..sheet import score_sheet
+from ..view import PlayerView, PublicEvent
+from .rules_text import PROFILE_TITLES, bonus_lines
+from .schemas import (
+    Action,
+    CardOption,
+    GameOut,
+    HandOut,
+    Opponent,
+    PublicMove,
+    ResultOut,
+    RulesOut,
+    ScoreOut,
+    SeatCards,
+    SheetLine,
+    SheetRowOut,
+    SheetSection,
+    Who,
+)
+
+__all__ = ["hand_out", "score_out", "rules_out", "public_moves", "NAMES"]
+
+#: Seat names from the person's side: the person is seat 0.
+NAMES: tuple[str, str] = ("You", "Computer")
+_WHO: tuple[Who, Who] = ("you", "computer")
+
+
+def _c(card: int | None) -> str | None:
+    return None if card is None else str(Card(card))
+
+
+def _cards(cards: Iterable[int]) -> list[str]:
+    return [str(Card(c)) for c in cards]
+
+
+def _who(seat: int | None, me: int) -> Who | None:
+    if seat is None:
+        return None
+    return "you" if seat == me else "computer"
+
+
+@lru_cache(maxsize=64)
+def rules_out(rules: RuleSet) -> RulesOut:
+    """The rules panel and bonus lines of a rule set (built once per rule set)."""
+    return RulesOut(
+        profile=rules.profile,
+        title=PROFILE_TITLES.get(rules.profile, rules.profile),
+        describe=rules.describe(),
+        hollywood=rules.hollywood,
+        last_discard_chance=rules.last_discard_chance,
+        big_gin=rules.big_gin,
+        bonuses=bonus_lines(rules),
+        sheet=[
+            SheetSection(title=sec.title, lines=[SheetLine(label=a, text=b) for a, b in sec.lines])
+            for sec in cheat_sheet(rules).sections
+        ],
+    )
+
+
+def move_text(e: PublicEvent, me: int) -> str:
+    """A move as a sentence from the person's side: ``Computer took 7♥ from the discard pile``."""
+    actor = "You" if e.seat == me else "Computer"
+    card = Card(e.card).symbol() if e.card is not None else None
+    if e.kind == "take":
+        return f"{actor} took {card} from the discard pile"
+    if e.kind == "pass":
+        return f"{actor} passed on {card}"
+    if e.kind == "draw":
+        return f"{actor} drew {card} from the stock" if card else f"{actor} drew from the stock"
+    if e.kind == "discard":
+        return f"{actor} discarded {card}"
+    if e.kind == "knock":
+        return f"{actor} knocked" + (f", discarding {card} face down" if card else "")
+    if e.kind == "big gin":
+        return f"{actor} went big gin"
+    return f"{actor}: {e.kind}"  # pragma: no cover - every kind is listed above
+
+
+def public_moves(events: Sequence[PublicEvent], me: int) -> list[PublicMove]:
+    return [
+        PublicMove(who="you" if e.seat == me else "computer", kind=e.kind,
+                   card=_c(e.card), text=move_text(e, me))
+        for e in events
+    ]
+
+
+def _prompt(view: PlayerView, options: Sequence[CardOption] = ()) -> str:
+    """One line telling the person what happens now."""
+    top = view.top_discard.symbol() if view.top_discard is not None else ""
+    if view.phase == "over":
+        return "The hand is over."
+    if not view.my_turn:
+        return "The computer is playing."
+    if view.phase in ("discard", "last_chance_knock"):
+        if any(o.gin for o in options):
+            return "You can go gin! Select the card to discard, then press Gin."
+        if any(o.knock for o in options):
+            return ("You can knock: select the card to discard face down and press Knock "
+                    "(or discard and play on).")
+        if view.phase == "discard":
+            return "Select a card to discard, then press Discard."
+    return {
+        "opening": f"Take the upcard {top} or pass.",
+        "opening_draw": "Both passed the upcard: draw from the stock.",
+        "draw": f"Your turn: draw from the stock or take the {top}.",
+        "last_chance": f"The stock is down to two: take the {top} only to knock or gin, "
+        "or pass (the hand is cancelled).",
+        "last_chance_knock": "You took the last discard: now knock or go gin.",
+    }.get(view.phase, "Your turn.")
+
+
+def _actions(view: PlayerView, options: list[CardOption]) -> dict[str, Action]:
+    legal = set(view.legal_moves)
+    top = view.top_discard.symbol() if view.top_discard is not None else "top discard"
+    rules = view.rules
+    phase = view.phase
+    if phase == "over":
+        off = Action(enabled=False, reason="The hand is over.")
+        return dict.fromkeys(("take", "pass", "draw", "discard", "knock", "gin", "big_gin"), off)
+    if not view.my_turn:
+        off = Action(enabled=False, reason="Wait: it is the computer's turn.")
+        return dict.fromkeys(("take", "pass", "draw", "discard", "knock", "gin", "big_gin"), off)
+    drawn_already = "You have drawn this turn; now discard a card or knock."
+    first = f"First take or pass the upcard {top}."
+
+    def act(ok: bool, yes: str, no: str) -> Action:
+        return Action(enabled=ok, reason=yes if ok else no)
+
+    take_no = {
+        "opening_draw": "Both players passed the upcard, so you must draw from the stock.",
+        "discard": drawn_already,
+        "last_chance_knock": drawn_already,
+        "last_chance": f"You may take the {top} now only to knock or go gin, "
+        "and it would not let you.",
+    }.get(phase, "You cannot take a card now.")
+    pass_no = "You can pass only on the upcard at the start of a hand (or the last discard)."
+    draw_no = {
+        "opening": first,
+        "discard": drawn_already,
+        "last_chance_knock": drawn_already,
+        "last_chance": "The stock is down to two cards: take the last discard to knock, or pass.",
+    }.get(phase, "You cannot draw now.")
+    if phase in ("draw", "opening", "opening_draw", "last_chance"):
+        must_draw = first if phase == "opening" else f"Draw first: take the {top} or draw."
+        if phase == "last_chance":
+            must_draw = "Take the last discard or pass first."
+        discard = knock = gin = Action(enabled=False, reason=must_draw)
+    else:
+        any_discard = any(o.discard for o in options)
+        best = min((o.deadwood_after for o in options), default=0)
+        discard = act(
+            any_discard,
+            "Select a card, then discard it.",
+            "You took the last discard, so you must knock or go gin now.",
+        )
+        limit = view.knock_limit
+        limit_text = (
+            "only gin is allowed this hand" if limit == 0 else f"the knock limit is {limit}"
+        )
+        knock = act(
+            any(o.knock for o in options),
+            "Select the card to discard face down, then knock.",
+            f"You cannot knock: your best discard leaves {best} deadwood and {limit_text}."
+            if best > 0 else "Your best discard leaves no deadwood: go gin instead.",
+        )
+        gin = act(
+            any(o.gin for o in options),
+            "Select the card to discard, then go gin.",
+            f"Gin needs every card but the discard in melds: your best discard leaves {best}.",
+        )
+    if not rules.big_gin:
+        big_gin = Action(enabled=False, reason=f"Big gin is not played under {rules.describe()}.")
+    else:
+        big_gin = act(
+            "big gin" in legal,
+            "Lay down all eleven cards in melds.",
+            "Big gin needs all eleven cards in melds right after you draw.",
+        )
+    return {
+        "take": act("take" in legal, f"Take the {top}.", take_no),
+        "pass": act("pass" in legal, f"Pass on the {top}.", pass_no),
+        "draw": act("draw" in legal, "Draw the top card of the stock.", draw_no),
+        "discard": discard,
+        "knock": knock,
+        "gin": gin,
+        "big_gin": big_gin,
+    }
+
+
+def _card_options(view: PlayerView) -> list[CardOption]:
+    if not view.my_turn or view.phase not in ("discard", "last_chance_knock"):
+        return []
+    legal = set(view.legal_moves)
+    out = []
+    for card, dw in discard_deadwoods(view.hand_mask):
+        text = str(Card(card))
+        can_discard = f"discard {text}" in legal
+        can_knock = f"knock {text}" in legal
+        reason = ""
+        if view.taken is not None and card == view.taken:
+            reason = (
+                f"You took the {Card(card).symbol()} from the discard pile this turn; "
+                "discard a different card."
+            )
+        elif not can_discard and view.phase == "last_chance_knock":
+            reason = (
+                "You took the last discard: you must knock or go gin."
+                if can_knock
+                else f"Discarding the {Card(card).symbol()} leaves {dw} deadwood: too much "
+                "to knock."
+            )
+        out.append(
+            CardOption(
+                card=text,
+                deadwood_after=dw,
+                discard=can_discard,
+                knock=can_knock and dw > 0,
+                gin=can_knock and dw == 0,
+                reason=reason,
+            )
+        )
+    return out
+
+
+def _seat_cards(
+    mask: int,
+    melds: Sequence[Iterable[int]] | None = None,
+    deadwood: Iterable[int] | None = None,
+    laid_off: Sequence[int] = (),
+) -> SeatCards:
+    meld_list: list[list[int]]
+    dead: list[int]
+    if melds is None or deadwood is None:
+        arr = best_arrangement(mask)
+        meld_list = [[int(c) for c in cards_of_mask(m)] for m in arr.meld_masks]
+        dead = [int(c) for c in cards_of_mask(arr.deadwood_mask)]
+    else:
+        meld_list = [[int(c) for c in m] for m in melds]
+        dead = [int(c) for c in deadwood]
+    return SeatCards(
+        cards=_cards(cards_of_mask(mask)),
+        melds=[_cards(m) for m in meld_list],
+        deadwood_cards=_cards(dead),
+        deadwood=sum(Card(c).value for c in dead),
+        laid_off=_cards(laid_off),
+    )
+
+
+def _result_out(view: PlayerView, result: HandResult) -> ResultOut:
+    me = view.seat
+    mine = view.hand_mask
+    theirs = view.opponent_hand_mask or 0
+    if result.kind == "cancelled":
+        you, computer = _seat_cards(mine), _seat_cards(theirs)
+    else:
+        k = result.knocker_seat
+        knocker = _seat_cards(
+            mine if k == me else theirs, result.knocker_melds, result.knocker_deadwood_cards
+        )
+        defender = _seat_cards(
+            theirs if k == me else mine,
+            result.defender_melds,
+            result.defender_deadwood_cards,
+            result.layoffs,
+        )
+        you, computer = (knocker, defender) if k == me else (defender, knocker)
+    return ResultOut(
+        kind=result.kind,
+        winner=_who(result.winner_seat, me),
+        knocker=_who(result.knocker_seat, me),
+        points=result.points,
+        bonus=result.bonus,
+        multiplier=result.multiplier,
+        knocker_deadwood=result.knocker_deadwood,
+        defender_deadwood=result.defender_deadwood,
+        layoffs=_cards(result.layoffs),
+        knock_discard=_c(result.knock_discard),
+        explanation=explain_result(result, NAMES if me == 0 else NAMES[::-1], you=me),
+        you=you,
+        computer=computer,
+    )
+
+
+def hand_out(view: PlayerView) -> HandOut:
+    """The person's side of the table (``view`` must be the person's own view)."""
+    me = view.seat
+    options = _card_options(view)
+    arr = view.arrangement()
+    return HandOut(
+        number=view.hand_number,
+        dealer=_WHO[0] if view.dealer == me else _WHO[1],
+        phase=view.phase,
+        to_play=None if view.phase == "over" else _who(view.to_play, me),
+        your_turn=view.my_turn,
+        prompt=_prompt(view, options),
+        cards=_cards(view.hand_cards()),
+        melds=[_cards(cards_of_mask(m)) for m in arr.meld_masks],
+        deadwood_cards=_cards(cards_of_mask(arr.deadwood_mask)),
+        deadwood=arr.deadwood,
+        discard_pile=_cards(view.discard_pile),
+        stock_count=view.stock_count,
+        upcard=str(view.upcard),
+        knock_limit=view.knock_limit,
+        multiplier=view.multiplier,
+        taken=_c(view.taken),
+        drawn=_c(view.drawn),
+        opponent=Opponent(
+            card_count=view.opponent_card_count,
+            took=_cards(view.opponent_took),
+            known=_cards(cards_of_mask(view.opponent_known_mask)),
+            passed=_cards(view.opponent_passed),
+            discards=_cards(view.opponent_discards),
+        ),
+        legal_moves=list(view.legal_moves),
+        actions=_actions(view, options),
+        card_options=options,
+        history=public_moves(view.history, me),
+        result=_result_out(view, view.result) if view.result is not None else None,
+    )
+
+
+_KIND_LABELS = {"knock": "knock", "undercut": "undercut", "gin": "gin", "big_gin": "big gin"}
+
+
+def _outcome(result: HandResult, me: int) -> str:
+    """A score-sheet cell from the person's side: ``gin: you +45``, ``cancelled``."""
+    if result.kind == "cancelled" or result.winner_seat is None:
+        return "cancelled"
+    who = "you" if result.winner_seat == me else "computer"
+    return f"{_KIND_LABELS[result.kind]}: {who} +{result.points}"
+
+
+def score_out(match: Match, me: int = 0) -> ScoreOut:
+    """The score sheet and the end-of-game bonuses, from the person's side."""
+    names = NAMES if me == 0 else (NAMES[1], NAMES[0])
+    rows, games = score_sheet(match, names)
+
+    def pair(p: tuple[int, int] | list[int]) -> list[int]:
+        return [p[me], p[1 - me]]
+
+    score = match.score
+    results = [h.result for h in match.hands if h.result is not None]
+    return ScoreOut(
+        hollywood=score.hollywood,
+        target=match.rules.target,
+        games=[
+            GameOut(
+                index=g.index,
+                target=match.rules.target,
+                points=pair(g.points),
+                hands_won=pair(g.hands_won),
+                game_bonus=pair(g.game_bonus),
+                box_bonus=pair(g.box_bonus),
+                doubled=pair(g.doubled),
+                shutout=g.shutout,
+                totals=pair(g.totals),
+                over=g.over,
+                winner=_who(g.winner, me),
+            )
+            for g in games
+        ],
+        rows=[
+            SheetRowOut(
+                hand=r.hand,
+                dealer=_WHO[0] if r.dealer == me else _WHO[1],
+                outcome=_outcome(results[r.hand - 1], me),
+                winner=_who(r.winner, me),
+                points=r.points,
+                entered=list(r.entered),
+                running=[pair(x) for x in r.running],
+            )
+            for r in rows
+        ],
+        totals=pair(score.totals),
+        over=score.over,
+        winner=_who(score.winner, me),
+    )

@@ -1,0 +1,325 @@
+"""The referee behind the web table: applies the person's moves, lets the computer answer, and
+saves the match in one transaction before anything is returned.
+
+The person is always seat 0, the computer seat 1. A match lives in the store as its record;
+this service keeps a small in-process cache of replayed matches keyed by id and version, so a
+move costs one replay only after a restart (or when another process changed the match). Every
+change goes through :meth:`Store.save_match` with the version it started from: a cached match
+is never ahead of the database, and a request that lost a race changes nothing.
+
+The computer decides through ``ginrummy.players.make(level)`` from its own seat's
+:class:`~ginrummy.view.PlayerView`; its RNG is reseeded from the match's secret deal seed and
+the position before every decision, so a replayed match gets the same answers.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import threading
+import zlib
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Literal
+
+from ..errors import GinRummyError
+from ..match import Match
+from ..players import Player, make
+from ..record import dumps, loads
+from ..rules import get_rules
+from ..settle import HandResult
+from ..store import HandSummary, MatchInfo, PlayerInfo, Store
+from ..view import PublicEvent
+from .schemas import MatchState, NewMatchIn
+from .serialize import hand_out, public_moves, rules_out, score_out
+
+__all__ = ["TableService", "NotFound", "Conflict", "HUMAN", "COMPUTER", "resolve_level"]
+
+HUMAN, COMPUTER = 0, 1
+
+#: Levels a person picks, and the player that stands in for each while it does not exist yet.
+LEVEL_FALLBACK = "random"
+
+#: How many locks serialize requests on matches (see ``TableService._lock``).
+LOCK_STRIPES = 64
+
+#: A computer player that has not finished its hand after this many moves is a bug, not a game.
+MAX_COMPUTER_MOVES = 400
+
+
+class NotFound(Exception):
+    """No such match for this player (whether it exists for another is not said)."""
+
+
+class Conflict(Exception):
+    """The request does not fit the match's current state (stale version, match over)."""
+
+
+@lru_cache(maxsize=32)
+def resolve_level(level: str) -> str:
+    """The player name that plays ``level`` now (levels not built yet fall back gracefully)."""
+    try:
+        make(level)
+    except GinRummyError:
+        return LEVEL_FALLBACK
+    return level
+
+
+def deck_for(deal_seed: str, number: int) -> list[int]:
+    """The deck (index 0 on top) of hand ``number`` (0-based) of a match with this secret seed.
+
+    The seed never leaves the server before the match is over; sealed deals will replace this
+    with a committed shuffle.
+    """
+    order = list(range(52))
+    random.Random(f"{deal_seed}/hand/{number}").shuffle(order)
+    return order
+
+
+@dataclass
+class _Entry:
+    version: int
+    match: Match
+    player: Player
+
+
+class TableService:
+    """Matches between a person and the computer, saved in a :class:`Store`."""
+
+    def __init__(self, store: Store, *, cache_size: int = 256) -> None:
+        self.store = store
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, _Entry] = OrderedDict()
+        self._stripes = [threading.Lock() for _ in range(LOCK_STRIPES)]
+        self._guard = threading.Lock()
+
+    # Players.
+
+    def new_player(self, name: str) -> tuple[PlayerInfo, str]:
+        return self.store.create_player(name)
+
+    def player(self, token: str) -> PlayerInfo | None:
+        return self.store.player_by_token(token)
+
+    # Matches.
+
+    def new_match(self, player: PlayerInfo, options: NewMatchIn) -> MatchState:
+        """Start a match (the player's unfinished one is abandoned) and let the computer open
+        if it is the non-dealer."""
+        rules = get_rules(
+            options.profile,
+            hollywood=options.hollywood,
+            last_discard_chance=options.last_discard_chance,
+        )
+        deal_seed = secrets.token_hex(16)
+        match = Match(rules, seed=deal_seed, start=False)
+        match.next_hand(deck_for(deal_seed, 0))
+        computer = make(resolve_level(options.level))
+        since = self._computer_turns(match, computer, deal_seed)
+        info = self.store.create_match(
+            player_id=player.id,
+            level=options.level,
+            profile=rules.profile,
+            rules=rules.describe(),
+            hollywood=match.score.hollywood,
+            deal_seed=deal_seed,
+            record=self._record(match, options.level),
+            status="over" if match.over else "playing",
+            scores=match.score.totals,
+            winner=match.score.winner,
+            hands=self._finished(match, 0),
+        )
+        self._remember(info.id, _Entry(info.version, match, computer))
+        return self._state(info, match, since)
+
+    def state(self, player: PlayerInfo, match_id: str) -> MatchState:
+        with self._lock(match_id):
+            info, entry = self._load(player, match_id)
+            return self._state(info, entry.match, None)
+
+    def play(
+        self, player: PlayerInfo, match_id: str, move: str, version: int | None
+    ) -> MatchState:
+        """Apply the person's move, then the computer's replies; save; return the new state.
+
+        An illegal move raises :class:`~ginrummy.errors.IllegalMoveError` and changes nothing.
+        """
+        with self._lock(match_id):
+            info, entry = self._load(player, match_id)
+            self._check_open(info, entry, version)
+            match = entry.match
+            if match.waiting_for_next_hand:
+                raise Conflict("The hand is over: deal the next hand first.")
+            if match.hand.to_play != HUMAN:
+                raise Conflict("It is the computer's turn.")
+            match.play(move)  # raises before changing anything when illegal
+            try:
+                since = self._computer_turns(match, entry.player, info.deal_seed)
+                return self._save(info, entry, since)
+            except BaseException:
+                self._forget(match_id)
+                raise
+
+    def next_hand(self, player: PlayerInfo, match_id: str, version: int | None) -> MatchState:
+        """Deal the next hand (after a finished one) and let the computer open if it must."""
+        with self._lock(match_id):
+            info, entry = self._load(player, match_id)
+            self._check_open(info, entry, version)
+            match = entry.match
+            if not match.waiting_for_next_hand:
+                raise Conflict("The current hand is not over yet.")
+            try:
+                match.next_hand(deck_for(info.deal_seed, len(match.hands)))
+                since = self._computer_turns(match, entry.player, info.deal_seed)
+                return self._save(info, entry, since)
+            except BaseException:
+                self._forget(match_id)
+                raise
+
+    def record(self, player: PlayerInfo, match_id: str) -> str:
+        """The match record, once the match is over (it holds every deck)."""
+        info = self.store.get_match(player.id, match_id)
+        if info is None:
+            raise NotFound(match_id)
+        if info.status != "over":
+            raise Conflict("The record is available once the match is over.")
+        return self.store.load_record(match_id)[1]
+
+    # Inside.
+
+    def _lock(self, match_id: str) -> threading.Lock:
+        """The lock that serializes requests on this match (striped: a fixed set of locks, so
+        requests for unknown ids cannot grow it; two matches may share a stripe)."""
+        return self._stripes[zlib.crc32(match_id.encode("utf-8", "replace")) % len(self._stripes)]
+
+    def _remember(self, match_id: str, entry: _Entry) -> None:
+        with self._guard:
+            self._cache[match_id] = entry
+            self._cache.move_to_end(match_id)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+
+    def _forget(self, match_id: str) -> None:
+        with self._guard:
+            self._cache.pop(match_id, None)
+
+    def _load(self, player: PlayerInfo, match_id: str) -> tuple[MatchInfo, _Entry]:
+        info = self.store.get_match(player.id, match_id)
+        if info is None:
+            raise NotFound(match_id)
+        with self._guard:
+            entry = self._cache.get(match_id)
+        if entry is None or entry.version != info.version:
+            version, text = self.store.load_record(match_id)
+            entry = _Entry(version, loads(text), make(resolve_level(info.level)))
+            if version != info.version:  # changed between the two reads: read again
+                return self._load(player, match_id)
+            self._remember(match_id, entry)
+        return info, entry
+
+    @staticmethod
+    def _check_open(info: MatchInfo, entry: _Entry, version: int | None) -> None:
+        if info.status == "abandoned":
+            raise Conflict("This match was abandoned when a new one started.")
+        if entry.match.over:
+            raise Conflict("The match is over.")
+        if version is not None and version != entry.version:
+            raise Conflict(
+                "The table changed since this move was chosen (another tab?); reload it."
+            )
+
+    def _computer_turns(
+        self, match: Match, computer: Player, deal_seed: str
+    ) -> tuple[int, int]:
+        """Play the computer's moves until it is the person's turn or the hand ends.
+
+        Returns (hand number, first history index): the computer's moves of this request are
+        that hand's history from that index on.
+        """
+        hand = match.hand
+        start = len(hand.history)
+        count = 0
+        while not hand.over and hand.to_play == COMPUTER:
+            count += 1
+            if count > MAX_COMPUTER_MOVES:
+                raise GinRummyError("the computer player did not finish its turn")
+            computer.reseed(f"{deal_seed}/{len(match.hands)}/{len(hand.history)}")
+            match.play(computer.choose(match.view(COMPUTER)))
+        return len(match.hands), start
+
+    @staticmethod
+    def _finished(match: Match, done_before: int) -> list[HandSummary]:
+        """Summaries of the hands that ended after the first ``done_before`` finished ones."""
+        out = []
+        for number, hand in enumerate(match.hands, 1):
+            if number > done_before and hand.result is not None:
+                out.append(_summary(number, hand.result))
+        return out
+
+    def _save(self, info: MatchInfo, entry: _Entry, since: tuple[int, int]) -> MatchState:
+        match = entry.match
+        finished = self._finished(match, info.hands_played)
+        status = "over" if match.over else "playing"
+        version = self.store.save_match(
+            info.id,
+            expected_version=entry.version,
+            record=self._record(match, info.level),
+            status=status,
+            hands_played=len(match.results),
+            scores=match.score.totals,
+            winner=match.score.winner,
+            new_hands=finished,
+        )
+        entry.version = version
+        self._remember(info.id, entry)
+        new_info = replace(info, version=version, status=status)
+        return self._state(new_info, match, since)
+
+    @staticmethod
+    def _record(match: Match, level: str) -> str:
+        return dumps(match, players=("You", f"Computer ({level})"), meta={"level": level})
+
+    def _state(
+        self, info: MatchInfo, match: Match, since: tuple[int, int] | None
+    ) -> MatchState:
+        view = match.view(HUMAN)
+        moves: list[PublicEvent] = []
+        if since is not None and since[0] == len(match.hands):
+            moves = [e for e in view.history[since[1]:] if e.seat == COMPUTER]
+        status: Literal["playing", "between_hands", "over", "abandoned"]
+        if info.status == "abandoned":
+            status = "abandoned"
+        elif match.over:
+            status = "over"
+        elif match.waiting_for_next_hand:
+            status = "between_hands"
+        else:
+            status = "playing"
+        hand = hand_out(view)
+        return MatchState(
+            id=info.id,
+            version=info.version,
+            status=status,
+            level=info.level,
+            opponent_player=resolve_level(info.level),
+            names=["You", "Computer"],
+            rules=rules_out(match.rules),
+            hand=hand,
+            score=score_out(match, HUMAN),
+            computer_moves=public_moves(moves, HUMAN),
+            meta={},
+            coach=None,
+        )
+
+
+def _summary(number: int, result: HandResult) -> HandSummary:
+    return HandSummary(
+        number=number,
+        kind=result.kind,
+        winner_seat=result.winner_seat,
+        knocker_seat=result.knocker_seat,
+        knocker_deadwood=result.knocker_deadwood,
+        defender_deadwood=result.defender_deadwood,
+        points=result.points,
+    )

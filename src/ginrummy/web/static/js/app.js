@@ -1,0 +1,415 @@
+// The web table's controller: loads the player's match, sends moves, plays the computer's
+// replies back one by one, and keeps keyboard focus where the player expects it.
+
+import { api, ensurePlayer } from "./api.js";
+import { backElement, cardElement, name } from "./cards.js";
+import { actionState, render } from "./render.js";
+import { openHistory, openNewGame, openRules, setupSettings, reducedMotion } from "./panels.js";
+import { setupLearn } from "./learn.js";
+
+const $ = (id) => document.getElementById(id);
+const SORT_KEY = "ginrummy.sort";
+
+const ui = {
+  selected: null,
+  sort: localStorage.getItem(SORT_KEY) || "melds",
+  focusIndex: 0,
+  order: [],
+};
+let state = null;
+let busy = true;
+let options = null;
+// Hooks for learn.js: `mover` answers a move instead of the match (a sample situation);
+// `afterDraw` runs after every drawing of the table (the first round's guide).
+const hooks = { mover: null, afterDraw: null };
+
+function setBusy(value) {
+  busy = value;
+  document.body.dataset.busy = String(value);
+}
+
+function showReason(text) {
+  const el = $("reason");
+  // Re-announce the same sentence when it is asked for twice.
+  el.textContent = "";
+  window.setTimeout(() => { el.textContent = text; }, 30);
+}
+
+function announce(text) {
+  const el = $("announcer");
+  el.textContent = "";
+  window.setTimeout(() => { el.textContent = text; }, 60);
+}
+
+function draw(extra = {}) {
+  if (!state) return;
+  const active = document.activeElement;
+  const focusCard = active && active.closest && active.closest("#hand") ? active.dataset.card : null;
+  render(state, ui, { busy, ...extra });
+  document.body.dataset.version = String(state.version);
+  document.body.dataset.status = state.status;
+  document.body.dataset.phase = state.hand.phase;
+  if (focusCard) {
+    const el = $("hand").querySelector(`[data-card="${focusCard}"]`)
+      || $("hand").querySelectorAll(".card")[Math.min(ui.focusIndex, ui.order.length - 1)];
+    if (el) { el.tabIndex = 0; el.focus(); }
+  }
+  if (hooks.afterDraw) hooks.afterDraw(state, ui, busy);
+}
+
+// Spoken forms of moves (names, not symbols) for the live region.
+function spoken(m) {
+  const who = m.who === "you" ? "You" : "Computer";
+  const card = m.card ? `the ${name(m.card)}` : "";
+  switch (m.kind) {
+    case "take": return `${who} took ${card} from the discard pile.`;
+    case "pass": return `${who} passed on ${card}.`;
+    case "draw": return m.card ? `${who} drew ${card}.` : `${who} drew from the stock.`;
+    case "discard": return `${who} discarded ${card}.`;
+    case "knock": return `${who} knocked.`;
+    case "big gin": return `${who} went big gin.`;
+    default: return `${who}: ${m.kind}.`;
+  }
+}
+
+// Undo the computer's moves on the final piles: where the animation starts from.
+function rewind(next) {
+  const hand = next.hand;
+  const anim = { stock: hand.stock_count, pile: [...hand.discard_pile], oppCount: hand.opponent.card_count };
+  const moves = next.computer_moves;
+  for (let i = moves.length - 1; i >= 0; i -= 1) {
+    const m = moves[i];
+    if (m.kind === "draw") { anim.stock += 1; anim.oppCount -= 1; }
+    else if (m.kind === "take") { anim.pile.push(m.card); anim.oppCount -= 1; }
+    else if (m.kind === "discard") { anim.pile.pop(); anim.oppCount += 1; }
+    else if (m.kind === "knock") { anim.oppCount += 1; }
+  }
+  return anim;
+}
+
+function forward(anim, m) {
+  if (m.kind === "draw") { anim.stock -= 1; anim.oppCount += 1; }
+  else if (m.kind === "take") { anim.pile.pop(); anim.oppCount += 1; }
+  else if (m.kind === "discard") { anim.pile.push(m.card); anim.oppCount -= 1; }
+  else if (m.kind === "knock") { anim.oppCount -= 1; }
+}
+
+const pause = (ms) => new Promise((resolve) => { window.setTimeout(resolve, ms); });
+
+async function fly(m) {
+  const from = { draw: "stock", take: "discard-pile", discard: "opp-backs", knock: "opp-backs" }[m.kind];
+  const to = { draw: "opp-backs", take: "opp-backs", discard: "discard-pile", knock: "discard-pile" }[m.kind];
+  if (!from) { $("discard-pile").classList.add("pulse"); await pause(380); $("discard-pile").classList.remove("pulse"); return; }
+  const a = $(from).getBoundingClientRect();
+  const b = $(to).getBoundingClientRect();
+  const el = m.card && m.kind !== "knock" ? cardElement(m.card, { label: false }) : backElement();
+  el.style.left = `${a.left + a.width / 2 - 30}px`;
+  el.style.top = `${a.top + a.height / 2 - 42}px`;
+  $("flyer-layer").append(el);
+  el.getBoundingClientRect();
+  el.style.transform = `translate(${b.left - a.left + (b.width - a.width) / 2}px, ${b.top - a.top + (b.height - a.height) / 2}px)`;
+  await pause(340);
+  el.remove();
+}
+
+async function playBack(next, ownMoveText) {
+  const moves = next.computer_moves;
+  const still = reducedMotion();
+  const speech = ownMoveText ? [ownMoveText] : [];
+  if (moves.length) {
+    const anim = rewind(next);
+    setBusy(true);
+    draw({ anim });
+    for (const m of moves) {
+      $("last-move").textContent = m.text;
+      if (!still) await fly(m); else await pause(90);
+      forward(anim, m);
+      draw({ anim });
+      if (!still) await pause(160);
+      speech.push(spoken(m));
+    }
+  }
+  setBusy(false);
+  draw();
+  if (next.hand.result) {
+    speech.push(next.hand.result.explanation);
+    if (next.status === "over") speech.push(next.score.winner === "you" ? "You won the match." : next.score.winner === "computer" ? "The computer won the match." : "The match is a tie.");
+    $("btn-next").focus();
+  } else if (next.hand.your_turn) {
+    speech.push(next.hand.prompt);
+  }
+  announce(speech.join(" "));
+}
+
+async function load(next, ownMoveText = "") {
+  const handChanged = !state || state.id !== next.id || state.hand.number !== next.hand.number;
+  state = next;
+  if (handChanged) { ui.selected = null; ui.focusIndex = 0; }
+  if (ui.selected && !state.hand.cards.includes(ui.selected)) ui.selected = null;
+  $("last-move").textContent = "";
+  await playBack(next, ownMoveText);
+}
+
+function moveFor(act) {
+  if (act === "discard") return `discard ${ui.selected}`;
+  if (act === "knock" || act === "gin") return `knock ${ui.selected}`;
+  if (act === "big_gin") return "big gin";
+  return act;
+}
+
+async function perform(act) {
+  if (!state) return;
+  const st = actionState(state, ui, act, busy);
+  if (!st.enabled) { showReason(st.reason); return; }
+  const move = moveFor(act);
+  const own = act === "discard" ? `You discarded the ${name(ui.selected)}.`
+    : act === "draw" ? "You drew from the stock."
+    : act === "take" ? `You took the ${name(state.hand.discard_pile[state.hand.discard_pile.length - 1])}.`
+    : act === "pass" ? "You passed." : "";
+  showReason("");
+  setBusy(true);
+  draw();
+  try {
+    const next = hooks.mover ? await hooks.mover(move) : await api.move(state.id, move, state.version);
+    ui.selected = null;
+    await load(next, own);
+  } catch (err) {
+    setBusy(false);
+    await recover(err);
+  }
+}
+
+async function recover(err) {
+  showReason(err.message);
+  if (err.status === 409 && state) {
+    try { state = await api.state(state.id); } catch { /* keep the old state */ }
+  }
+  draw();
+}
+
+async function nextHand() {
+  if (hooks.mover) return;  // a sample situation has no next hand
+  const btn = $("btn-next");
+  if (btn.dataset.mode === "new") { startNewGame(); return; }
+  if (!state || busy) return;
+  setBusy(true);
+  try {
+    const next = await api.nextHand(state.id, state.version);
+    await load(next);
+    focusHand();
+  } catch (err) {
+    setBusy(false);
+    await recover(err);
+  }
+}
+
+function focusHand() {
+  const cards = $("hand").querySelectorAll(".card");
+  if (!cards.length) return;
+  const el = cards[Math.min(ui.focusIndex, cards.length - 1)];
+  el.tabIndex = 0;
+  el.focus();
+}
+
+function selectCard(code) {
+  ui.selected = ui.selected === code ? null : code;
+  ui.focusIndex = Math.max(0, ui.order.indexOf(code));
+  showReason("");
+  draw();
+}
+
+function onHandKey(ev) {
+  const cards = [...$("hand").querySelectorAll(".card")];
+  const i = cards.indexOf(document.activeElement);
+  if (i < 0) return;
+  let j = null;
+  if (ev.key === "ArrowRight" || ev.key === "ArrowDown") j = Math.min(i + 1, cards.length - 1);
+  else if (ev.key === "ArrowLeft" || ev.key === "ArrowUp") j = Math.max(i - 1, 0);
+  else if (ev.key === "Home") j = 0;
+  else if (ev.key === "End") j = cards.length - 1;
+  if (j === null) return;
+  ev.preventDefault();
+  cards[i].tabIndex = -1;
+  cards[j].tabIndex = 0;
+  cards[j].focus();
+  ui.focusIndex = j;
+}
+
+const SHORTCUTS = { d: "draw", t: "take", p: "pass", x: "discard", k: "knock", g: "gin", b: "big_gin" };
+
+function onKey(ev) {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (document.querySelector("dialog[open]")) return;
+  const tag = ev.target && ev.target.tagName;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+  const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+  if (SHORTCUTS[key]) { ev.preventDefault(); perform(SHORTCUTS[key]); return; }
+  if (key === "h") { ev.preventDefault(); focusHand(); return; }
+  if (key === "n") { ev.preventDefault(); if (!$("hand-end").hidden) nextHand(); return; }
+  if (key === "m" || key === "r" || key === "s") {
+    ev.preventDefault();
+    setSort({ m: "melds", r: "rank", s: "suit" }[key]);
+    return;
+  }
+  if (key === "?") { ev.preventDefault(); openRules(state, options); }
+}
+
+function setSort(sort) {
+  ui.sort = sort;
+  localStorage.setItem(SORT_KEY, sort);
+  draw();
+}
+
+async function startNewGame() {
+  const playing = state && !hooks.mover && state.status !== "over" && state.status !== "abandoned";
+  const choice = await openNewGame(options, playing);
+  if (!choice) return;
+  await startMatch(choice);
+}
+
+async function startMatch(choice) {
+  setBusy(true);
+  try {
+    const next = await api.newMatch(choice);
+    state = null;
+    await load(next);
+    focusHand();
+    return next;
+  } catch (err) {
+    setBusy(false);
+    showReason(err.message);
+    return null;
+  }
+}
+
+// What learn.js may do with the table.
+const lent = {
+  hooks,
+  startMatch: (choice) => { hooks.mover = null; return startMatch(choice); },
+  draw: () => draw(),
+  announce: (text) => announce(text),
+  show(next) {
+    state = next;
+    ui.selected = null;
+    ui.focusIndex = 0;
+    $("last-move").textContent = "";
+    setBusy(false);
+    draw();
+  },
+  async resume() {
+    try {
+      const me = await api.me();
+      if (me.current_match) {
+        lent.show(await api.state(me.current_match));
+        focusHand();
+        return;
+      }
+    } catch (err) {
+      showReason(err.message);
+    }
+    startNewGame();
+  },
+};
+
+// Dragging a card onto the discard pile discards it (mouse and pen; optional: tapping and the
+// buttons do everything). Touch keeps its scrolling.
+let drag = null;
+let suppressClick = false;
+
+function overPile(ev) {
+  const r = $("discard-pile").getBoundingClientRect();
+  return ev.clientX >= r.left && ev.clientX <= r.right && ev.clientY >= r.top && ev.clientY <= r.bottom;
+}
+
+function wireDrag() {
+  $("hand").addEventListener("pointerdown", (ev) => {
+    const card = ev.target.closest(".card");
+    if (!card || busy || ev.button !== 0 || ev.pointerType === "touch") return;
+    drag = { code: card.dataset.card, x: ev.clientX, y: ev.clientY, el: card, ghost: null, id: ev.pointerId };
+  });
+  document.addEventListener("pointermove", (ev) => {
+    if (!drag || ev.pointerId !== drag.id) return;
+    if (!drag.ghost) {
+      if (Math.hypot(ev.clientX - drag.x, ev.clientY - drag.y) < 12) return;
+      drag.ghost = cardElement(drag.code, { label: false });
+      drag.ghost.classList.add("ghost");
+      $("flyer-layer").append(drag.ghost);
+      drag.el.classList.add("dragging");
+    }
+    drag.ghost.style.left = `${ev.clientX - 30}px`;
+    drag.ghost.style.top = `${ev.clientY - 42}px`;
+    $("discard-pile").classList.toggle("drop", overPile(ev));
+  });
+  const end = (ev) => {
+    if (!drag || ev.pointerId !== drag.id) return;
+    const d = drag;
+    drag = null;
+    if (!d.ghost) return; // a plain click: the click handler selects
+    d.ghost.remove();
+    d.el.classList.remove("dragging");
+    $("discard-pile").classList.remove("drop");
+    suppressClick = true;
+    window.setTimeout(() => { suppressClick = false; }, 0);
+    if (ev.type === "pointerup" && overPile(ev)) {
+      ui.selected = d.code;
+      perform("discard");
+    }
+  };
+  document.addEventListener("pointerup", end);
+  document.addEventListener("pointercancel", end);
+}
+
+function wire() {
+  wireDrag();
+  for (const btn of document.querySelectorAll("[data-act]")) {
+    btn.addEventListener("click", () => perform(btn.dataset.act));
+  }
+  $("hand").addEventListener("click", (ev) => {
+    const card = ev.target.closest(".card");
+    if (card && !busy && !suppressClick) selectCard(card.dataset.card);
+  });
+  $("hand").addEventListener("keydown", onHandKey);
+  $("stock").addEventListener("click", () => perform("draw"));
+  $("discard-pile").addEventListener("click", () => {
+    if (state && ui.selected && ["discard", "last_chance_knock"].includes(state.hand.phase)) perform("discard");
+    else perform("take");
+  });
+  for (const chip of document.querySelectorAll("[data-sort]")) {
+    chip.addEventListener("click", () => setSort(chip.dataset.sort));
+  }
+  $("btn-next").addEventListener("click", nextHand);
+  $("btn-new").addEventListener("click", startNewGame);
+  $("btn-rules").addEventListener("click", () => openRules(state, options));
+  $("btn-history").addEventListener("click", () => openHistory());
+  $("btn-settings").addEventListener("click", () => $("dlg-settings").showModal());
+  document.addEventListener("keydown", onKey);
+  document.querySelector(".skip").addEventListener("click", (ev) => { ev.preventDefault(); focusHand(); });
+}
+
+async function boot() {
+  setupSettings(() => draw());
+  wire();
+  setupLearn(lent);
+  try {
+    const me = await ensurePlayer();
+    options = await api.options();
+    if (me.current_match) {
+      state = await api.state(me.current_match);
+      setBusy(false);
+      draw();
+      announce(state.hand.prompt);
+    } else {
+      setBusy(false);
+      $("prompt").textContent = "Choose your table to start.";
+      document.body.dataset.ready = "true";
+      startNewGame();
+      return;
+    }
+  } catch (err) {
+    setBusy(false);
+    $("prompt").textContent = err.message;
+  }
+  document.body.dataset.ready = "true";
+}
+
+boot();

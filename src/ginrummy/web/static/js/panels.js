@@ -1,0 +1,276 @@
+// The dialogs: new game (rules, options, opponent, every bonus shown before dealing), the
+// rules panel, history and statistics with a chart, and display settings.
+
+import { api } from "./api.js";
+import { sheetTable } from "./render.js";
+
+const $ = (id) => document.getElementById(id);
+const SETTINGS_KEY = "ginrummy.settings";
+
+const LEVEL_TEXT = {
+  easy: "Easy: plays simply, good for learning",
+  medium: "Medium: a sound, steady player",
+  hard: "Hard: tracks the discards and plays the odds",
+  expert: "Expert: the strongest player here",
+};
+
+function closeButtons(dialog) {
+  for (const b of dialog.querySelectorAll("button.close")) {
+    b.onclick = () => dialog.close();
+  }
+}
+
+/** Resolves with the chosen options, or null when cancelled. */
+export function openNewGame(options, inProgress) {
+  const dialog = $("dlg-new");
+  const form = $("new-form");
+  const profiles = $("profiles");
+  const levels = $("levels");
+  if (!profiles.childElementCount) {
+    options.profiles.forEach((p) => {
+      const label = document.createElement("label");
+      const input = document.createElement("input");
+      input.type = "radio";
+      input.name = "profile";
+      input.value = p.profile;
+      input.checked = p.profile === options.default_profile;
+      label.append(input, ` ${p.title}`);
+      profiles.append(label);
+    });
+    options.levels.forEach((l) => {
+      const label = document.createElement("label");
+      const input = document.createElement("input");
+      input.type = "radio";
+      input.name = "level";
+      input.value = l;
+      input.checked = l === options.default_level;
+      label.append(input, ` ${LEVEL_TEXT[l] || l}`);
+      levels.append(label);
+    });
+  }
+  const update = () => {
+    const chosen = form.elements.profile.value || options.default_profile;
+    const p = options.profiles.find((x) => x.profile === chosen);
+    const holly = $("opt-hollywood").checked;
+    const ldc = $("opt-ldc").checked;
+    const lines = p.bonuses.map((line) => {
+      if (line.startsWith("Hollywood")) return holly ? "Hollywood: three games at once" : "Hollywood: off (one game)";
+      if (line.startsWith("Last-discard")) return `Last-discard chance: ${ldc ? "on" : "off"}`;
+      return line;
+    });
+    $("bonus-list").replaceChildren(...lines.map((t) => Object.assign(document.createElement("li"), { textContent: t })));
+  };
+  form.oninput = update;
+  update();
+  $("new-warning").hidden = !inProgress;
+  $("new-cancel").hidden = false;
+  return new Promise((resolve) => {
+    let chosen = null;
+    form.onsubmit = (ev) => {
+      ev.preventDefault();
+      chosen = {
+        profile: form.elements.profile.value,
+        level: form.elements.level.value,
+        hollywood: $("opt-hollywood").checked,
+        last_discard_chance: $("opt-ldc").checked,
+      };
+      dialog.close();
+    };
+    $("new-cancel").onclick = () => dialog.close();
+    dialog.addEventListener("close", () => resolve(chosen), { once: true });
+    dialog.showModal();
+    $("new-start").focus();
+  });
+}
+
+/** Fill the rules panel with one rule set's cheat sheet (the same sheet as `ginrummy rules`). */
+export function renderRulesSheet(rules) {
+  const extras = [rules.hollywood ? "Hollywood" : "", rules.last_discard_chance ? "last-discard chance" : ""]
+    .filter(Boolean).join(", ");
+  $("rules-profile").textContent = `Gin rummy cheat sheet: ${rules.title} — ${rules.describe}${extras ? `, ${extras}` : ""}`;
+  const parts = [];
+  for (const section of rules.sheet) {
+    const box = document.createElement("section");
+    box.className = "sheet-section";
+    const h = document.createElement("h3");
+    h.textContent = section.title;
+    const dl = document.createElement("dl");
+    dl.className = "sheet-lines";
+    for (const line of section.lines) {
+      const dt = document.createElement("dt");
+      dt.textContent = line.label;
+      const dd = document.createElement("dd");
+      dd.textContent = line.text;
+      dl.append(dt, dd);
+    }
+    box.append(h, dl);
+    parts.push(box);
+  }
+  $("rules-list").replaceChildren(...parts);
+  document.body.dataset.rulesProfile = rules.profile;
+}
+
+/** The "Show the rules of" chooser: this table's rules, then every profile. */
+function fillRulesChooser(state, options, shown) {
+  const select = $("rules-choose");
+  const choices = [];
+  if (state) choices.push({ key: "table", label: `This table (${state.rules.describe})`, rules: state.rules });
+  for (const p of (options ? options.profiles : [])) choices.push({ key: p.profile, label: p.title, rules: p });
+  select.replaceChildren(...choices.map((c) => Object.assign(document.createElement("option"), {
+    value: c.key, textContent: c.label,
+  })));
+  select.value = state ? "table" : (shown ? shown.profile : "");
+  select.onchange = () => {
+    const chosen = choices.find((c) => c.key === select.value);
+    if (chosen) renderRulesSheet(chosen.rules);
+  };
+  $("rules-print").onclick = () => window.print();
+}
+
+export function openRules(state, options) {
+  const dialog = $("dlg-rules");
+  let rules = state ? state.rules : null;
+  if (!rules && options) rules = options.profiles.find((p) => p.profile === options.default_profile);
+  fillRulesChooser(state, options, rules);
+  if (rules) renderRulesSheet(rules);
+  closeButtons(dialog);
+  dialog.showModal();
+  $("rules-title").focus();  // start reading at the top, not at the Close button
+  dialog.scrollTop = 0;
+}
+
+function figure(label, value) {
+  const div = document.createElement("div");
+  const dt = document.createElement("dt");
+  dt.textContent = label;
+  const dd = document.createElement("dd");
+  dd.textContent = value;
+  div.append(dt, dd);
+  return div;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+function svgEl(tag, attrs, text) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+/** Final totals of recent matches as paired bars (you, computer), with a text alternative. */
+export function chart(recent) {
+  const box = document.createElement("div");
+  if (!recent.length) {
+    box.textContent = "Finish a match to see your results here.";
+    return box;
+  }
+  const w = 560, h = 200, pad = 30;
+  const max = Math.max(...recent.flatMap((r) => [r.you, r.computer]), 1);
+  const slot = (w - pad - 10) / recent.length;
+  const bar = Math.max(3, Math.min(18, slot / 2 - 2));
+  const svg = svgEl("svg", { viewBox: `0 0 ${w} ${h + 30}`, role: "img", "aria-labelledby": "chart-title" });
+  svg.append(svgEl("title", { id: "chart-title" }, `Final totals of your last ${recent.length} matches: green bars are yours, grey the computer's.`));
+  svg.append(svgEl("line", { x1: pad, y1: h, x2: w - 5, y2: h, stroke: "#555" }));
+  svg.append(svgEl("text", { x: 2, y: 12, "font-size": 11, fill: "#333" }, String(max)));
+  svg.append(svgEl("text", { x: 2, y: h, "font-size": 11, fill: "#333" }, "0"));
+  recent.forEach((r, i) => {
+    const x = pad + i * slot + slot / 2 - bar;
+    const hy = (r.you / max) * (h - 10), hc = (r.computer / max) * (h - 10);
+    svg.append(svgEl("rect", { x, y: h - hy, width: bar, height: hy, fill: "#1f6b45" }));
+    svg.append(svgEl("rect", { x: x + bar + 1, y: h - hc, width: bar, height: hc, fill: "#9a9a9a" }));
+    svg.append(svgEl("text", { x: x + bar, y: h + 14, "font-size": 10, "text-anchor": "middle", fill: "#333" }, String(i + 1)));
+  });
+  svg.append(svgEl("rect", { x: pad, y: h + 19, width: 10, height: 10, fill: "#1f6b45" }));
+  svg.append(svgEl("text", { x: pad + 14, y: h + 28, "font-size": 11, fill: "#333" }, "You"));
+  svg.append(svgEl("rect", { x: pad + 50, y: h + 19, width: 10, height: 10, fill: "#9a9a9a" }));
+  svg.append(svgEl("text", { x: pad + 64, y: h + 28, "font-size": 11, fill: "#333" }, "Computer"));
+  box.append(svg);
+  return box;
+}
+
+export async function openHistory() {
+  const dialog = $("dlg-history");
+  closeButtons(dialog);
+  $("match-sheet").replaceChildren();
+  dialog.showModal();
+  $("history-title").focus();
+  dialog.scrollTop = 0;
+  try {
+    const [stats, matches] = await Promise.all([api.stats(), api.matches()]);
+    const avg = stats.average_knock_deadwood === null ? "—" : stats.average_knock_deadwood.toFixed(1);
+    $("stats").replaceChildren(
+      figure("Matches (won–lost)", `${stats.matches} (${stats.matches_won}–${stats.matches_lost})`),
+      figure("Hands won", `${stats.hands_won} of ${stats.hands}`),
+      figure("Gins", String(stats.gins)),
+      figure("Undercuts made / suffered", `${stats.undercuts_made} / ${stats.undercuts_suffered}`),
+      figure("Knocks", String(stats.knocks)),
+      figure("Average deadwood at knock", avg),
+    );
+    $("chart").replaceChildren(chart(stats.recent));
+    if (!matches.length) {
+      $("matches").textContent = "No finished matches yet.";
+      return;
+    }
+    const table = document.createElement("table");
+    table.className = "matches";
+    table.createTHead().insertRow().append(...["Finished", "Rules", "Opponent", "Result", ""].map((t) => {
+      const th = document.createElement("th"); th.textContent = t; th.scope = "col"; return th;
+    }));
+    const body = table.createTBody();
+    for (const m of matches) {
+      const tr = body.insertRow();
+      tr.insertCell().textContent = new Date(m.updated_at).toLocaleString();
+      tr.insertCell().textContent = m.rules + (m.hollywood ? ", Hollywood" : "");
+      tr.insertCell().textContent = m.level;
+      const res = m.winner === "you" ? "won" : m.winner === "computer" ? "lost" : "tie";
+      tr.insertCell().textContent = `${res} ${m.totals[0]}–${m.totals[1]}`;
+      const btn = document.createElement("button");
+      btn.type = "button";
+      btn.className = "linkish";
+      btn.textContent = "Score sheet";
+      btn.setAttribute("aria-label", `Score sheet of the match finished ${new Date(m.updated_at).toLocaleString()}`);
+      btn.onclick = async () => {
+        const st = await api.state(m.id);
+        const h = document.createElement("h3");
+        h.textContent = `Score sheet: ${st.rules.describe}, ${res} ${m.totals[0]}–${m.totals[1]}`;
+        h.tabIndex = -1;
+        $("match-sheet").replaceChildren(h, sheetTable(st.score, "Score sheet"));
+        h.focus();
+      };
+      tr.insertCell().append(btn);
+    }
+    $("matches").replaceChildren(table);
+  } catch (err) {
+    $("matches").textContent = err.message;
+  }
+}
+
+function loadSettings() {
+  try { return JSON.parse(localStorage.getItem(SETTINGS_KEY)) || {}; } catch { return {}; }
+}
+
+export function reducedMotion() {
+  return document.body.classList.contains("still")
+    || window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+export function setupSettings(onChange) {
+  const settings = loadSettings();
+  const apply = () => {
+    document.body.classList.toggle("four", Boolean(settings.four));
+    document.body.classList.toggle("large", Boolean(settings.large));
+    document.body.classList.toggle("still", Boolean(settings.still));
+  };
+  const boxes = { four: $("set-four"), large: $("set-large"), still: $("set-still") };
+  for (const [key, box] of Object.entries(boxes)) {
+    box.checked = Boolean(settings[key]);
+    box.addEventListener("change", () => {
+      settings[key] = box.checked;
+      localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
+      apply();
+      onChange();
+    });
+  }
+  closeButtons($("dlg-settings"));
+  apply();
+}

@@ -1,0 +1,179 @@
+"""Fixtures for the web table's tests: a real server in a subprocess, Chromium through
+Playwright, and a throwaway PostgreSQL cluster when the machine has PostgreSQL's binaries."""
+
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+#: How long a server or database may take to come up before the test fails.
+STARTUP_SECONDS = 60
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``ginrummy serve`` in a subprocess, on a free port, over a given database URL."""
+
+    def __init__(self, db_url: str, log: Path) -> None:
+        self.db_url = db_url
+        self.log_path = log
+        self.proc: subprocess.Popen[str] | None = None
+        self.url = ""
+
+    def start(self) -> Server:
+        port = free_port()
+        self.log = open(self.log_path, "a", encoding="utf-8")  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "ginrummy", "serve", "--port", str(port), "--db", self.db_url],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            text=True,
+            cwd=ROOT,
+        )
+        self.url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.log_path.read_text()}")
+            try:
+                if httpx.get(self.url + "/api/options", timeout=2).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not answer in time")
+            # Poll until it answers (the readiness condition), a few times a second.
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handlers, no flushing: what a crash looks like."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if hasattr(self, "log"):
+            self.log.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("server")
+    server = Server(f"sqlite:///{folder / 'games.sqlite3'}", folder / "server.log").start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: ./scripts/test installs Debian's chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+# PostgreSQL -------------------------------------------------------------------------------
+
+
+def _pg_bindir() -> str | None:
+    found = shutil.which("pg_ctl")
+    candidates = [os.path.dirname(os.path.realpath(found))] if found else []
+    candidates += sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)
+    for d in candidates:
+        if os.path.exists(os.path.join(d, "initdb")) and os.path.exists(os.path.join(d, "pg_ctl")):
+            return d
+    return None
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    """A database URL of a throwaway PostgreSQL cluster (or ``GINRUMMY_TEST_PG_URL``)."""
+    given = os.environ.get("GINRUMMY_TEST_PG_URL")
+    if given:
+        yield given
+        return
+    bindir = _pg_bindir()
+    if bindir is None:
+        pytest.skip("PostgreSQL's server binaries (initdb, pg_ctl) are not installed")
+    prefix: list[str] = []
+    user = pwd.getpwuid(os.geteuid()).pw_name
+    if os.geteuid() == 0:  # initdb refuses to run as root: use the postgres account
+        try:
+            pw = pwd.getpwnam("postgres")
+        except KeyError:
+            pytest.skip("running as root and there is no 'postgres' account to run PostgreSQL")
+        prefix = ["runuser", "-u", "postgres", "--"]
+        user = "postgres"
+    folder = tempfile.mkdtemp(prefix="ginrummy-pg-")
+    data = os.path.join(folder, "data")
+    if os.geteuid() == 0:
+        os.chown(folder, pw.pw_uid, pw.pw_gid)
+    port = free_port()
+    log = os.path.join(folder, "pg.log")
+    run = lambda *args: subprocess.run(  # noqa: E731
+        [*prefix, *args], check=True, capture_output=True, text=True, timeout=STARTUP_SECONDS
+    )
+    try:
+        run(f"{bindir}/initdb", "-D", data, "-A", "trust", "-U", user, "--no-sync")
+        run(
+            f"{bindir}/pg_ctl", "-D", data, "-l", log, "-w", "-t", str(STARTUP_SECONDS),
+            "-o", f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -F", "start",
+        )
+    except subprocess.CalledProcessError as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        pytest.fail(f"could not start PostgreSQL: {exc.stderr or exc.stdout}")
+    try:
+        yield f"postgresql+psycopg://{user}@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run(
+            [*prefix, f"{bindir}/pg_ctl", "-D", data, "-m", "immediate", "stop"],
+            capture_output=True, timeout=STARTUP_SECONDS,
+        )
+        shutil.rmtree(folder, ignore_errors=True)

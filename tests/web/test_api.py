@@ -1,0 +1,345 @@
+"""The JSON API, in process: fairness (no hidden card in any response before a hand ends),
+ownership, bad input, and the lifecycle of a match."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from ginrummy.cards import Card, cards_of_mask
+from ginrummy.record import loads
+from ginrummy.store import Store
+from ginrummy.web import create_app
+
+from .helpers import card_tokens, choose
+
+PROFILES = ["traditional", "modern", "browser", "house", "oklahoma"]
+
+
+@pytest.fixture()
+def store(tmp_path: Path) -> Iterator[Store]:
+    s = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    yield s
+    s.close()
+
+
+@pytest.fixture()
+def client(store: Store) -> TestClient:
+    return TestClient(create_app(store=store))
+
+
+def new_player(client: TestClient, name: str = "Ann") -> dict[str, str]:
+    r = client.post("/api/players", json={"name": name})
+    assert r.status_code == 201, r.text
+    return {"Authorization": f"Bearer {r.json()['token']}"}
+
+
+def new_match(client: TestClient, auth: dict[str, str], **options: Any) -> dict[str, Any]:
+    r = client.post("/api/matches", json={"level": "random", **options}, headers=auth)
+    assert r.status_code == 201, r.text
+    state: dict[str, Any] = r.json()
+    return state
+
+
+def advance(client: TestClient, auth: dict[str, str], state: dict[str, Any], move: str | None
+            ) -> dict[str, Any]:
+    if state["status"] == "between_hands":
+        r = client.post(f"/api/matches/{state['id']}/next-hand",
+                        json={"version": state["version"]}, headers=auth)
+    else:
+        assert move is not None
+        r = client.post(f"/api/matches/{state['id']}/moves",
+                        json={"move": move, "version": state["version"]}, headers=auth)
+    assert r.status_code == 200, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def hidden_cards(store: Store, match_id: str) -> set[str] | None:
+    """The cards the person may not know now: the stock and the computer's unrevealed cards
+    (``None`` when the current hand is over: then everything may be shown)."""
+    match = loads(store.load_record(match_id)[1])
+    hand = match.hand
+    if hand.over:
+        return None
+    known = match.view(0).opponent_known_mask
+    secret = (hand.hands[1] & ~known) | sum(1 << c for c in hand.stock)
+    return {str(c) for c in cards_of_mask(secret)}
+
+
+@pytest.mark.parametrize("matches", [
+    8, pytest.param(80, marks=pytest.mark.slow, id="80-matches"),
+])
+def test_no_response_shows_a_hidden_card_before_the_hand_ends(
+    client: TestClient, store: Store, matches: int
+) -> None:
+    rng = random.Random(20240601 + matches)
+    auth = new_player(client)
+    checked = hands_seen = 0
+    for i in range(matches):
+        state = new_match(
+            client, auth, profile=PROFILES[i % 5], hollywood=i % 3 == 0,
+            last_discard_chance=i % 2 == 1,
+        )
+        while state["status"] != "over" and state["hand"]["number"] <= 6:
+            hidden = hidden_cards(store, state["id"])
+            if hidden is not None:
+                leaked = card_tokens(state) & hidden
+                assert not leaked, f"hidden cards {leaked} in a response: {state['hand']}"
+                assert "deck" not in str(state) and "seed" not in str(state)
+                checked += 1
+            else:
+                hands_seen += 1
+                # Once over, the computer's hand is shown: the scanner does find cards.
+                assert set(state["hand"]["result"]["computer"]["cards"]) <= card_tokens(state)
+            move = None if state["status"] == "between_hands" else choose(state, rng, wild=0.2)
+            state = advance(client, auth, state, move)
+    assert checked > 40 * matches and hands_seen > matches
+
+
+def test_scanner_sees_cards_in_codes_and_symbols() -> None:
+    assert card_tokens({"a": ["7h", "discard Tc"], "b": "took 10♥ and Q♠"}) == {
+        "7h", "Tc", "Th", "Qs"
+    }
+
+
+def test_a_player_sees_and_acts_only_in_their_own_matches(client: TestClient) -> None:
+    ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+    state = new_match(client, ann)
+    mid = state["id"]
+    for method, path, body in [
+        ("GET", f"/api/matches/{mid}", None),
+        ("POST", f"/api/matches/{mid}/moves", {"move": "pass"}),
+        ("POST", f"/api/matches/{mid}/next-hand", {}),
+        ("GET", f"/api/matches/{mid}/record", None),
+    ]:
+        r = client.request(method, path, json=body, headers=bob)
+        assert r.status_code == 404, (path, r.text)
+        # The same answer as for a match that does not exist at all.
+        r2 = client.request(method, path.replace(mid, "nosuchmatch"), json=body, headers=bob)
+        assert r2.status_code == 404 and r2.json() == r.json()
+    assert client.get(f"/api/matches/{mid}", headers=ann).json()["version"] == state["version"]
+    assert client.get("/api/me", headers=bob).json()["current_match"] is None
+
+
+@pytest.mark.parametrize("headers", [
+    {}, {"Authorization": "Bearer forged-token"}, {"Authorization": "Basic abc"},
+    {"Authorization": "Bearer " + "x" * 300},
+])
+def test_missing_or_unknown_token_is_refused(client: TestClient, headers: dict[str, str]) -> None:
+    r = client.post("/api/matches", json={}, headers=headers)
+    assert r.status_code in (401, 403)
+    assert r.json()["detail"]
+
+
+def test_tokens_are_stored_only_as_hashes(client: TestClient, store: Store) -> None:
+    r = client.post("/api/players", json={"name": "Ann"})
+    token = r.json()["token"]
+    assert len(token) >= 40
+    from sqlalchemy import text
+
+    with store.engine.connect() as conn:
+        rows = conn.execute(text("select token_hash from players")).all()
+    assert rows and all(token not in row[0] for row in rows)
+
+
+def test_an_illegal_move_gets_its_reason_and_changes_nothing(
+    client: TestClient, store: Store
+) -> None:
+    auth = new_player(client)
+    state = new_match(client, auth)
+    before = store.load_record(state["id"])
+    wrong = "discard 2c" if "draw" in state["hand"]["legal_moves"] else "draw"
+    if state["hand"]["phase"] == "opening":
+        wrong = "draw"
+    r = client.post(f"/api/matches/{state['id']}/moves", json={"move": wrong}, headers=auth)
+    assert r.status_code == 400
+    assert r.json()["detail"][0].isupper()  # a sentence for a person
+    assert store.load_record(state["id"]) == before
+    again = client.get(f"/api/matches/{state['id']}", headers=auth).json()
+    assert again["hand"] == state["hand"] and again["version"] == state["version"]
+
+
+def test_the_taken_card_cannot_be_discarded_at_once(client: TestClient) -> None:
+    auth = new_player(client)
+    for _ in range(20):
+        state = new_match(client, auth)
+        if "take" in state["hand"]["legal_moves"]:
+            break
+    else:  # pragma: no cover - twenty deals without a chance to take are vanishingly rare
+        pytest.fail("never offered a card to take")
+    state = advance(client, auth, state, "take")
+    taken = state["hand"]["taken"]
+    option = next(o for o in state["hand"]["card_options"] if o["card"] == taken)
+    assert not option["discard"] and "discard pile this turn" in option["reason"]
+    r = client.post(f"/api/matches/{state['id']}/moves", json={"move": f"discard {taken}"},
+                    headers=auth)
+    assert r.status_code == 400 and "this turn" in r.json()["detail"]
+
+
+@pytest.mark.parametrize("body,status", [
+    (b"{not json", 422),
+    (b'{"move": "draw", "extra": 1}', 422),
+    (b'{"move": 7}', 422),
+    (b'{"move": ""}', 422),
+    (b'{"move": "' + b"x" * 500 + b'"}', 422),
+    (b'{"move": "draw", "version": -1}', 422),
+    (b'{"move": "' + b"x" * 9000 + b'"}', 413),
+    (b'{"move": "discard 1x"}', 400),
+    (b'{"move": "fold"}', 400),
+])
+def test_malformed_requests_get_a_clear_4xx_and_change_nothing(
+    client: TestClient, store: Store, body: bytes, status: int
+) -> None:
+    auth = new_player(client)
+    state = new_match(client, auth)
+    before = store.load_record(state["id"])
+    r = client.post(f"/api/matches/{state['id']}/moves", content=body,
+                    headers={**auth, "Content-Type": "application/json"})
+    assert r.status_code == status, r.text
+    assert isinstance(r.json()["detail"], str) and r.json()["detail"]
+    assert store.load_record(state["id"]) == before
+
+
+def test_bad_match_ids_are_refused(client: TestClient) -> None:
+    auth = new_player(client)
+    for bad in ["a" * 40, "..%2F..", "%00", "x y"]:
+        r = client.get(f"/api/matches/{bad}", headers=auth)
+        assert 400 <= r.status_code < 500
+
+
+def test_a_stale_version_is_a_conflict(client: TestClient) -> None:
+    auth = new_player(client)
+    state = new_match(client, auth)
+    move = choose(state)
+    state2 = advance(client, auth, state, move)
+    r = client.post(f"/api/matches/{state['id']}/moves",
+                    json={"move": choose(state2), "version": state["version"]}, headers=auth)
+    assert r.status_code == 409 and "changed" in r.json()["detail"]
+
+
+def test_reload_returns_exactly_the_last_answer(client: TestClient) -> None:
+    auth = new_player(client)
+    state = new_match(client, auth)
+    rng = random.Random(3)
+    for _ in range(15):
+        if state["status"] == "over":
+            break
+        state = advance(client, auth, state, choose(state, rng, wild=0.3)
+                        if state["status"] == "playing" else None)
+        again = client.get(f"/api/matches/{state['id']}", headers=auth).json()
+        assert {**again, "computer_moves": []} == {**state, "computer_moves": []}
+    current = client.get("/api/me", headers=auth).json()["current_match"]
+    assert current == (None if state["status"] == "over" else state["id"])
+
+
+def test_a_whole_match_then_history_statistics_and_record(client: TestClient) -> None:
+    auth = new_player(client)
+    state = new_match(client, auth, profile="modern")
+    r = client.get(f"/api/matches/{state['id']}/record", headers=auth)
+    assert r.status_code == 409  # the record holds the decks: not before the match is over
+    rng = random.Random(5)
+    while state["status"] != "over":
+        state = advance(client, auth, state, None if state["status"] == "between_hands"
+                        else choose(state, rng))
+    score = state["score"]
+    assert score["over"] and score["winner"] in ("you", "computer", None)
+    game = score["games"][0]
+    assert game["totals"][0] == (game["points"][0] + game["game_bonus"][0]
+                                 + game["box_bonus"][0]) * (2 if game["doubled"][0] else 1)
+    r = client.post(f"/api/matches/{state['id']}/moves", json={"move": "draw"}, headers=auth)
+    assert r.status_code == 409
+    record = client.get(f"/api/matches/{state['id']}/record", headers=auth)
+    assert record.status_code == 200 and loads(record.text).over
+    listed = client.get("/api/matches", headers=auth).json()
+    assert [m["id"] for m in listed] == [state["id"]]
+    assert listed[0]["totals"] == score["totals"]
+    stats = client.get("/api/stats", headers=auth).json()
+    hands = loads(record.text).results
+    assert stats["matches"] == 1
+    assert stats["hands"] == len(hands)
+    assert stats["hands_won"] == sum(1 for h in hands if h.winner_seat == 0)
+    mine = [h for h in hands if h.knocker_seat == 0]
+    assert stats["knocks"] == len(mine)
+    if mine:
+        avg = sum(h.knocker_deadwood for h in mine) / len(mine)
+        assert stats["average_knock_deadwood"] == pytest.approx(avg, abs=0.01)
+    assert stats["recent"] == [{"id": state["id"], "you": score["totals"][0],
+                                "computer": score["totals"][1]}]
+
+
+def test_a_new_match_abandons_the_unfinished_one(client: TestClient) -> None:
+    auth = new_player(client)
+    old = new_match(client, auth)
+    new = new_match(client, auth, profile="oklahoma")
+    r = client.post(f"/api/matches/{old['id']}/moves", json={"move": "pass"}, headers=auth)
+    assert r.status_code == 409 and "abandoned" in r.json()["detail"]
+    assert client.get(f"/api/matches/{old['id']}", headers=auth).json()["status"] == "abandoned"
+    assert client.get("/api/me", headers=auth).json()["current_match"] == new["id"]
+    assert new["rules"]["profile"] == "oklahoma"
+
+
+def test_options_show_every_profile_with_its_bonuses(client: TestClient) -> None:
+    opts = client.get("/api/options").json()
+    by = {p["profile"]: p for p in opts["profiles"]}
+    assert list(by) == PROFILES
+    assert "Gin bonus: 20" in by["traditional"]["bonuses"]
+    assert "Undercut bonus: 10" in by["traditional"]["bonuses"]
+    assert "Big gin: 31" in by["modern"]["bonuses"]
+    assert "Game to 150 points" in by["oklahoma"]["bonuses"]
+    assert opts["levels"] == ["easy", "medium", "hard", "expert"]
+
+
+def test_the_hand_end_spells_out_the_score(client: TestClient) -> None:
+    auth = new_player(client)
+    state = new_match(client, auth)
+    rng = random.Random(11)
+    while state["hand"]["result"] is None:
+        state = advance(client, auth, state, choose(state, rng))
+    result = state["hand"]["result"]
+    assert result["explanation"].endswith(".")
+    if result["kind"] != "cancelled":
+        assert str(result["points"]) in result["explanation"]
+        knocker = result["you"] if result["knocker"] == "you" else result["computer"]
+        assert knocker["deadwood"] == result["knocker_deadwood"]
+        laid = result["computer"]["laid_off"] + result["you"]["laid_off"]
+        assert sorted(laid) == sorted(result["layoffs"])
+    for seat in ("you", "computer"):
+        cards = result[seat]["cards"]
+        grouped = [c for m in result[seat]["melds"] for c in m] + result[seat]["deadwood_cards"]
+        assert sorted(grouped + result[seat]["laid_off"]) == sorted(cards)
+    assert all(Card.parse(c) is not None for c in result["computer"]["cards"])
+
+
+def test_a_chunked_body_is_bounded_while_it_is_read(client: TestClient, store: Store) -> None:
+    auth = new_player(client)
+    state = new_match(client, auth)
+    before = store.load_record(state["id"])
+
+    def chunks() -> Iterator[bytes]:
+        yield b'{"move": "'
+        for _ in range(20):
+            yield b"x" * 1024
+        yield b'"}'
+
+    r = client.post(f"/api/matches/{state['id']}/moves", content=chunks(),
+                    headers={**auth, "Content-Type": "application/json"})
+    assert r.status_code == 413 and "8192 bytes" in r.json()["detail"]
+    assert store.load_record(state["id"]) == before
+
+
+def test_the_page_is_served_with_a_strict_content_security_policy(client: TestClient) -> None:
+    r = client.get("/")
+    assert r.status_code == 200 and "text/html" in r.headers["content-type"]
+    csp = r.headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert '<script type="module" src="/static/js/app.js">' in r.text
+    assert client.get("/static/js/app.js").status_code == 200
+    schema = client.get("/api/openapi.json").json()
+    assert "/api/matches/{match_id}/moves" in schema["paths"]

@@ -1,0 +1,167 @@
+"""The store on SQLite and on a real PostgreSQL server: players, matches, the version guard,
+finished hands and statistics."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ginrummy.match import Match
+from ginrummy.players import make
+from ginrummy.record import dumps, loads
+from ginrummy.selfplay import play_hand
+from ginrummy.store import ConflictError, HandSummary, Store
+from ginrummy.web.schemas import NewMatchIn
+from ginrummy.web.service import TableService
+
+from .helpers import choose
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    if request.param == "sqlite":
+        s = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    else:
+        url = request.getfixturevalue("pg_url")
+        s = Store(url)
+        # Each test starts from empty tables on the shared cluster.
+        from ginrummy.store import _Base
+
+        _Base.metadata.drop_all(s.engine)
+        _Base.metadata.create_all(s.engine)
+    yield s
+    s.close()
+
+
+def _summary(n: int, winner: int, knocker: int, kind: str, kdw: int) -> HandSummary:
+    return HandSummary(n, kind, winner, knocker, kdw, 20, 15)
+
+
+def test_players_are_found_by_their_token_only(store: Store) -> None:
+    ann, token = store.create_player("Ann")
+    bob, _ = store.create_player("  " + "B" * 80)
+    assert store.player_by_token(token) == ann
+    assert store.player_by_token(token + "x") is None
+    assert bob.name == "B" * 40 and ann.id != bob.id
+
+
+def test_a_match_round_trips_and_the_version_guards_every_save(store: Store) -> None:
+    player, _ = store.create_player("Ann")
+    match = Match("modern", seed="store-test")
+    text = dumps(match)
+    info = store.create_match(player_id=player.id, level="hard", profile="modern",
+                              rules="modern", hollywood=False, deal_seed="s" * 32, record=text)
+    assert store.get_match(player.id, info.id) == info
+    other, _ = store.create_player("Bob")
+    assert store.get_match(other.id, info.id) is None
+    match.play(match.hand.legal_moves()[0])
+    v2 = store.save_match(info.id, expected_version=info.version, record=dumps(match),
+                          status="playing", hands_played=0, scores=(0, 0), winner=None)
+    assert v2 == info.version + 1
+    with pytest.raises(ConflictError):
+        store.save_match(info.id, expected_version=info.version, record="stale",
+                         status="playing", hands_played=0, scores=(0, 0), winner=None)
+    version, stored = store.load_record(info.id)
+    assert version == v2 and loads(stored).hand.moves == match.hand.moves
+    assert store.current_match(player.id) is not None
+
+
+def test_statistics_count_only_finished_matches(store: Store) -> None:
+    player, _ = store.create_player("Ann")
+    common = dict(player_id=player.id, level="easy", profile="traditional",
+                  rules="traditional", hollywood=False, deal_seed="x", record="r")
+    done = store.create_match(**common)  # type: ignore[arg-type]
+    store.save_match(done.id, expected_version=1, record="r", status="over", hands_played=3,
+                     scores=(130, 40), winner=0, new_hands=[
+                         _summary(1, 0, 0, "gin", 0), _summary(2, 1, 0, "undercut", 8),
+                         _summary(3, 0, 1, "undercut", 9)])
+    store.create_match(**common, abandon_others=False)  # type: ignore[arg-type]
+    s = store.stats(player.id)
+    assert (s.matches, s.matches_won, s.hands, s.hands_won) == (1, 1, 3, 2)
+    assert (s.gins, s.undercuts_made, s.undercuts_suffered, s.knocks) == (1, 1, 1, 2)
+    assert s.average_knock_deadwood == 4.0
+    assert s.recent == ((done.id, 130, 40),)
+    assert [m.id for m in store.list_matches(player.id)] == [done.id]
+
+
+def test_the_service_plays_a_match_on_this_database(store: Store) -> None:
+    service = TableService(store)
+    player, _ = service.new_player("Ann")
+    state = service.new_match(player, NewMatchIn(level="random"))
+    while state.hand.number < 3 and state.status != "over":
+        if state.status == "between_hands":
+            state = service.next_hand(player, state.id, state.version)
+        else:
+            state = service.play(player, state.id, choose(state.model_dump()), state.version)
+    # A second service (another process) reads the same state from the database.
+    fresh = TableService(store).state(player, state.id)
+    assert fresh.model_dump() == {**state.model_dump(), "computer_moves": []}
+    assert len(store.hands_of(state.id)) == len(loads(store.load_record(state.id)[1]).results)
+
+
+def test_self_play_records_fit_the_record_column(store: Store) -> None:
+    player, _ = store.create_player("Ann")
+    match = Match("traditional", seed=7)
+    play_hand(match.hand, [make("random", seed=1), make("random", seed=2)])
+    text = dumps(match)
+    info = store.create_match(player_id=player.id, level="easy", profile="traditional",
+                              rules="traditional", hollywood=False, deal_seed="x", record=text)
+    assert store.load_record(info.id)[1] == text
+
+
+def test_two_servers_on_one_database_cannot_both_play_the_same_turn(tmp_path: Path) -> None:
+    """Two processes (here two services with their own caches) share a database: the second
+    move chosen on the same version is refused and changes nothing."""
+    from ginrummy.store import ConflictError as StoreConflict
+    from ginrummy.web.service import Conflict
+
+    store = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    one, two = TableService(store), TableService(store)
+    player, _ = one.new_player("Ann")
+    state = one.new_match(player, NewMatchIn(level="random"))
+    two.state(player, state.id)  # the second server has it cached at this version too
+    move = choose(state.model_dump())
+    after = one.play(player, state.id, move, state.version)
+    with pytest.raises(Conflict):
+        two.play(player, state.id, move, state.version)
+    # Without a version the second server still cannot overwrite: its cache is refreshed
+    # from the database first, so the move is judged on the real position.
+    assert two.state(player, state.id).version == after.version
+    assert store.load_record(state.id)[0] == after.version
+    with pytest.raises(StoreConflict):
+        store.save_match(state.id, expected_version=state.version, record="x", status="playing",
+                         hands_played=0, scores=(0, 0), winner=None)
+    store.close()
+
+
+def test_threads_racing_on_one_turn_get_one_answer(tmp_path: Path) -> None:
+    import threading
+
+    from ginrummy.web.service import Conflict
+
+    store = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    service = TableService(store)
+    player, _ = service.new_player("Ann")
+    state = service.new_match(player, NewMatchIn(level="random"))
+    move = choose(state.model_dump())
+    outcomes: list[str] = []
+    start = threading.Barrier(4)
+
+    def go() -> None:
+        start.wait()
+        try:
+            service.play(player, state.id, move, state.version)
+            outcomes.append("ok")
+        except Conflict:
+            outcomes.append("conflict")
+
+    threads = [threading.Thread(target=go) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["conflict", "conflict", "conflict", "ok"]
+    assert store.load_record(state.id)[0] == state.version + 1
+    store.close()
