@@ -76,3 +76,25 @@ def test_a_player_refuses_a_hand(name: str) -> None:
     hand = Hand("house", seed=2)
     with pytest.raises(TypeError, match="PlayerView"):
         make(name, seed=1).choose(hand)  # type: ignore[arg-type]
+
+
+def test_the_coach_judges_the_same_whatever_the_hidden_cards() -> None:
+    """The coach sees only the seat's view: with the hidden cards swapped for others that fit
+    it, every assessment (values, rating, reason) is the same."""
+    from ginrummy.coach import Coach
+
+    rng = random.Random("coach")
+    compared = 0
+    for i, position in enumerate(CASES[::2]):
+        hand = position.hand()
+        other = _other_world(position, rng)
+        if other is None:
+            continue
+        seat = hand.to_play
+        view, other_view = hand.view(seat), other.view(seat)
+        for move in {view.legal_moves[0], view.legal_moves[-1]}:
+            mine = Coach(seed=i, samples=8).assess(view, move)
+            theirs = Coach(seed=i, samples=8).assess(other_view, move)
+            assert mine == theirs, (position, move)
+            compared += 1
+    assert compared >= 40
