@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import Literal
 
 from ..errors import GinRummyError
+from ..hand import Hand
 from ..match import Match
 from ..players import Player, make
 from ..record import dumps, loads
@@ -176,6 +177,20 @@ class TableService:
             except BaseException:
                 self._forget(match_id)
                 raise
+
+    def hand_copy(
+        self, player: PlayerInfo, match_id: str, number: int | None = None
+    ) -> tuple[int, Hand] | None:
+        """An independent copy of hand ``number`` (1-based; by default the current one) of the
+        player's match and its number, for read-only uses such as the coach; ``None`` when the
+        match has no such hand (NotFound when the match is not the player's)."""
+        with self._lock(match_id):
+            _info, entry = self._load(player, match_id)
+            hands = entry.match.hands
+            n = len(hands) if number is None else number
+            if not 1 <= n <= len(hands):
+                return None
+            return n, hands[n - 1].copy()
 
     def record(self, player: PlayerInfo, match_id: str) -> str:
         """The match record, once the match is over (it holds every deck)."""
