@@ -191,3 +191,18 @@ def test_only_the_owner_reaches_the_coach(client: TestClient) -> None:
         assert client.get(path, headers=other).status_code == 404
         assert client.get(path).status_code == 401
     assert client.get(f"/api/matches/{mid}/coach/hands/0", headers=auth).status_code == 422
+
+
+def test_the_coach_judges_a_move_at_a_sample_situation(client: TestClient) -> None:
+    from ginrummy.lessons import load_situations
+
+    situation = next(s for s in load_situations() if s.id == "do-not-feed-your-opponent")
+    r = client.post(f"/api/situations/{situation.id}/coach", json={"move": "discard Kd"})
+    assert r.status_code == 200, r.text
+    remark = r.json()
+    assert remark["rating"] == "good" and remark["move"] == "discard Kd"
+    mine = {str(c) for c in situation.position.view().hand}
+    assert card_tokens(remark) <= mine | {"9c", "Qd"}  # and what the opponent showed
+    bad = client.post(f"/api/situations/{situation.id}/coach", json={"move": "discard 9c"})
+    assert bad.status_code == 400
+    assert client.post("/api/situations/nope/coach", json={"move": "draw"}).status_code == 404

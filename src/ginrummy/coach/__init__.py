@@ -19,6 +19,7 @@ from __future__ import annotations
 from .assess import (
     DEFAULT_SAMPLES,
     INACCURACY,
+    LESSON_SAMPLES,
     MISTAKE,
     RATINGS,
     Alternative,
@@ -27,6 +28,7 @@ from .assess import (
     DecisionKind,
     Rating,
     decision_kind,
+    lesson_coach,
     move_words,
     view_key,
 )
@@ -46,7 +48,9 @@ __all__ = [
     "INACCURACY",
     "MISTAKE",
     "DEFAULT_SAMPLES",
+    "LESSON_SAMPLES",
     "decision_kind",
+    "lesson_coach",
     "decisions_of",
     "move_words",
     "review_hand",

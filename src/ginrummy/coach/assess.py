@@ -61,7 +61,9 @@ __all__ = [
     "INACCURACY",
     "MISTAKE",
     "DEFAULT_SAMPLES",
+    "LESSON_SAMPLES",
     "decision_kind",
+    "lesson_coach",
     "move_deadwood",
     "move_words",
     "view_key",
@@ -77,6 +79,9 @@ INACCURACY = 2.0
 MISTAKE = 6.0
 #: Worlds per assessment by default (see ``docs/coach.md`` for the time this takes).
 DEFAULT_SAMPLES = 160
+#: Worlds per assessment when judging the sample situations' lessons (more than at the table:
+#: the verdict on a lesson should not hang on the coach's noise).
+LESSON_SAMPLES = 300
 #: At a discard, at most this many discards are valued (the least deadwood first), besides
 #: every knock and the move itself; :meth:`Coach.rate` values every legal move.
 MAX_DISCARDS = 6
@@ -475,6 +480,12 @@ class Coach:
             worlds=valued.worlds,
             exact=exact is not None,
         )
+
+
+def lesson_coach() -> Coach:
+    """The coach that judges the sample situations: the one their tests check the taught
+    answers with, and the one the Learn panel quotes."""
+    return Coach(seed=0, samples=LESSON_SAMPLES)
 
 
 def _rating(rated_loss: float) -> Rating:

@@ -20,6 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import __version__
 from ..errors import GinRummyError
 from ..store import ConflictError, Store
+from .coach_routes import lessons_router as coach_lessons_router
 from .coach_routes import router as coach_router
 from .coach_service import CoachService, NoSuchDecision
 from .learn_routes import router as learn_router
@@ -127,6 +128,7 @@ def create_app(db_url: str | None = None, *, store: Store | None = None) -> Fast
     app.include_router(router)
     app.include_router(learn_router)
     app.include_router(coach_router)
+    app.include_router(coach_lessons_router)
 
     def _error(status: int, detail: str) -> JSONResponse:
         return JSONResponse({"detail": detail}, status_code=status)

@@ -6,17 +6,29 @@ player's matches; the work is done by :class:`~ginrummy.web.coach_service.CoachS
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Request
 
-from .coach_schemas import LatestOut, ReviewOut, RevisitAnswerOut, RevisitIn, RevisitOut
-from .coach_service import CoachService
+from ..coach import lesson_coach
+from .coach_schemas import (
+    LatestOut,
+    RemarkOut,
+    ReviewOut,
+    RevisitAnswerOut,
+    RevisitIn,
+    RevisitOut,
+)
+from .coach_service import CoachService, remark_out
+from .learn_routes import _ERRORS as _LEARN_ERRORS
+from .learn_routes import SituationId, _find
 from .routes import _ERRORS, MatchId, Player
 
-__all__ = ["router"]
+__all__ = ["router", "lessons_router"]
 
 router = APIRouter(prefix="/api/matches/{match_id}/coach", tags=["coach"])
+lessons_router = APIRouter(prefix="/api/situations", tags=["learn"])
 
 HandNumber = Annotated[int, Path(ge=1, le=10_000, description="hand number (1-based)")]
 MoveIndex = Annotated[
@@ -70,3 +82,19 @@ def revisit_answer(
     """Play a reopened decision again: the coach's remark on the new move, every alternative
     it weighed, and what the engine makes of it (400 for a move the rules do not allow)."""
     return coach.revisit_answer(player, match_id, number, index, body.move)
+
+
+@lru_cache(maxsize=1024)
+def _lesson_remark(situation_id: str, move: str) -> RemarkOut:
+    situation = _find(situation_id)
+    found = lesson_coach().assess(situation.position.view(), move)
+    return remark_out(0, 0, 0, found)
+
+
+@lessons_router.post("/{situation_id}/coach", response_model=RemarkOut,
+                     responses=_LEARN_ERRORS)
+def lesson_remark(situation_id: SituationId, body: RevisitIn) -> RemarkOut:
+    """The coach's view of a move at a sample situation, from the learner's seat only (the
+    same coach that checks every lesson's answer); 400 for a move the rules do not allow."""
+    _find(situation_id)  # 404 before anything else
+    return _lesson_remark(situation_id, " ".join(body.move.split()))

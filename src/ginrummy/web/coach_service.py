@@ -29,7 +29,7 @@ from .coach_schemas import (
     RevisitOut,
 )
 from .coach_store import CoachNotes
-from .schemas import MatchState, SeatCards
+from .schemas import Action, MatchState, SeatCards
 from .serialize import NAMES, hand_out, rules_out, score_out
 from .service import HUMAN, Conflict, TableService
 
@@ -137,7 +137,8 @@ class CoachService:
                       "Play it again with the table's controls; the coach then shows every "
                       "alternative it weighed."),
             played=played.words,
-            table=self._table(match, f"revisit-{match_id}-{number}-{index}", 0),
+            table=self._table(match, f"revisit-{match_id}-{number}-{index}", 0,
+                              self._level(player, match_id)),
         )
 
     def revisit_answer(
@@ -150,12 +151,22 @@ class CoachService:
         if not outcome.legal:
             raise IllegalMoveError(outcome.error or f"{move!r} is not legal here")
         found = self.coach().assess(position.view(), outcome.moves[0])
+        table = self._table(outcome.match, f"revisit-{match_id}-{number}-{index}", 1,
+                            self._level(player, match_id))
+        done = Action(enabled=False, reason="You have played it again: read the coach's view, "
+                      "then try again or go back to your game.")
+        hand = table.hand.model_copy(update={
+            "prompt": f"You chose to {found.words}.",
+            "actions": dict.fromkeys(table.hand.actions, done),
+            "legal_moves": [],
+            "card_options": [],
+        })
         return RevisitAnswerOut(
             remark=remark_out(number, index, played.turn, found),
             played=played,
             outcome=outcome.sentence(),
             opponent=_seat_cards(position.opponent_mask()),
-            table=self._table(outcome.match, f"revisit-{match_id}-{number}-{index}", 1),
+            table=table.model_copy(update={"hand": hand}),
         )
 
     # -----------------------------------------------------------------------------------------
@@ -191,8 +202,12 @@ class CoachService:
         _version, text = self.table.store.load_record(match_id)
         return Position.from_record(text, hand=number, move=index, seat=HUMAN), played
 
+    def _level(self, player: PlayerInfo, match_id: str) -> str:
+        info = self.table.store.get_match(player.id, match_id)
+        return info.level if info is not None else "revisit"
+
     @staticmethod
-    def _table(match: Match, table_id: str, version: int) -> MatchState:
+    def _table(match: Match, table_id: str, version: int, level: str) -> MatchState:
         view = match.view(HUMAN)
         status: Literal["playing", "between_hands", "over"] = (
             "over" if match.over else "between_hands" if match.hand.over else "playing"
@@ -201,8 +216,8 @@ class CoachService:
             id=table_id,
             version=version,
             status=status,
-            level="revisit",
-            opponent_player="revisit",
+            level=level,
+            opponent_player=level,
             names=list(NAMES),
             rules=rules_out(match.rules),
             hand=hand_out(view),

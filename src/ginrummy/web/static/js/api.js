@@ -56,4 +56,14 @@ export const api = {
     call("POST", `/api/matches/${encodeURIComponent(id)}/next-hand`, { version }),
   matches: () => call("GET", "/api/matches"),
   stats: () => call("GET", "/api/stats"),
+  // The coach (coach.js): remarks, a hand's review, a decision revisited.
+  coachLatest: (id) => call("GET", `/api/matches/${encodeURIComponent(id)}/coach/latest`),
+  coachReview: (id, hand) =>
+    call("GET", `/api/matches/${encodeURIComponent(id)}/coach/hands/${hand}`),
+  revisit: (id, hand, index) =>
+    call("GET", `/api/matches/${encodeURIComponent(id)}/coach/hands/${hand}/decisions/${index}`),
+  revisitAnswer: (id, hand, index, move) =>
+    call("POST", `/api/matches/${encodeURIComponent(id)}/coach/hands/${hand}/decisions/${index}/answer`, { move }),
+  lessonCoach: (situation, move) =>
+    call("POST", `/api/situations/${encodeURIComponent(situation)}/coach`, { move }),
 };

@@ -6,6 +6,7 @@ import { backElement, cardElement, name } from "./cards.js";
 import { actionState, render } from "./render.js";
 import { openHistory, openNewGame, openRules, setupSettings, reducedMotion } from "./panels.js";
 import { setupLearn } from "./learn.js";
+import { setupCoach } from "./coach.js";
 
 const $ = (id) => document.getElementById(id);
 const SORT_KEY = "ginrummy.sort";
@@ -21,7 +22,14 @@ let busy = true;
 let options = null;
 // Hooks for learn.js: `mover` answers a move instead of the match (a sample situation);
 // `afterDraw` runs after every drawing of the table (the first round's guide).
-const hooks = { mover: null, afterDraw: null };
+// Hooks for coach.js: `afterMove(state, info)` runs once a new state has been played back
+// (info.own: the person just moved; info.mover: the move went to a mover, not the match);
+// `onLessonAnswer(situation, move, answer)` runs after a sample situation is answered.
+const hooks = { mover: null, afterDraw: null, afterMove: null, onLessonAnswer: null };
+
+function afterMove(own, mover) {
+  if (hooks.afterMove && state) hooks.afterMove(state, { own, mover });
+}
 
 function setBusy(value) {
   busy = value;
@@ -170,9 +178,11 @@ async function perform(act) {
   setBusy(true);
   draw();
   try {
-    const next = hooks.mover ? await hooks.mover(move) : await api.move(state.id, move, state.version);
+    const viaMover = Boolean(hooks.mover);
+    const next = viaMover ? await hooks.mover(move) : await api.move(state.id, move, state.version);
     ui.selected = null;
     await load(next, own);
+    afterMove(true, viaMover);
   } catch (err) {
     setBusy(false);
     await recover(err);
@@ -196,6 +206,7 @@ async function nextHand() {
   try {
     const next = await api.nextHand(state.id, state.version);
     await load(next);
+    afterMove(false, false);
     focusHand();
   } catch (err) {
     setBusy(false);
@@ -273,6 +284,7 @@ async function startMatch(choice) {
     const next = await api.newMatch(choice);
     state = null;
     await load(next);
+    afterMove(false, false);
     focusHand();
     return next;
   } catch (err) {
@@ -295,6 +307,7 @@ const lent = {
     $("last-move").textContent = "";
     setBusy(false);
     draw();
+    if (!hooks.mover) afterMove(false, false);
   },
   async resume() {
     try {
@@ -390,6 +403,7 @@ async function boot() {
   setupSettings(() => draw());
   wire();
   setupLearn(lent);
+  setupCoach(lent);
   try {
     const me = await ensurePlayer();
     options = await api.options();
@@ -398,6 +412,7 @@ async function boot() {
       setBusy(false);
       draw();
       announce(state.hand.prompt);
+      afterMove(false, false);
     } else {
       setBusy(false);
       $("prompt").textContent = "Choose your table to start.";

@@ -129,6 +129,7 @@ async function answerMove(move) {
   current.answer = result;
   if (result.correct) markSolved(current.id);
   renderAnswer(result);
+  if (table.hooks.onLessonAnswer) table.hooks.onLessonAnswer(current.id, move, result);
   focusAnswer = true;
   document.body.dataset.answered = result.correct ? "right" : "wrong";
   return result.table;
