@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from ginrummy.coach import INACCURACY, Coach
+from ginrummy.coach import INACCURACY, lesson_coach
 from ginrummy.lessons import Situation, coach_check, load_situations
 
 SITUATIONS = load_situations()
-#: More worlds than at the table: the check should not hang on the coach's noise.
-COACH = Coach(seed=0, samples=300)
+#: The Learn panel's coach: more worlds than at the table, so the check does not hang on noise.
+COACH = lesson_coach()
 
 
 @pytest.mark.parametrize("situation", SITUATIONS, ids=lambda s: s.id)

@@ -216,20 +216,20 @@ def _good(view: PlayerView, kind: DecisionKind, move: str, best: str, own: Alter
     if move == "take" and own.value >= top.value and kind != "last_chance":
         t, _, after, _meld = _take_facts(view)
         if after == 0:
-            return f"Good: the {_sym(t)} gives you gin."
+            return f"The {_sym(t)} gives you gin."
     if move != best:
-        return f"Good: about as good as the coach's choice, to {top.words}."
+        return f"About as good as the coach's choice, to {top.words}."
     if _is_knock(move):
-        return (f"Good: knocking with {own.deadwood} was the best play; it wins "
+        return (f"Knocking with {own.deadwood} was the best play; it wins "
                 f"{percent(own.win_chance)}.")
     if move.startswith("discard"):
-        return f"Good: the {_sym(_card(move))} was the best card to throw."
+        return f"The {_sym(_card(move))} was the best card to throw."
     top_card = _sym(int(view.discard_pile[-1])) if view.discard_pile else ""
     if move == "take":
-        return f"Good: taking the {top_card} was right."
+        return f"Taking the {top_card} was right."
     if kind == "last_chance":
-        return "Good: passing was right; that knock was too likely to be undercut."
-    return f"Good: the {top_card} was not worth taking."
+        return "Passing was right: that knock was too likely to be undercut."
+    return f"The {top_card} was not worth taking."
 
 
 def _missed_gin(view: PlayerView, move: str, best: str) -> str:

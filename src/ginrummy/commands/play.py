@@ -12,13 +12,14 @@ from click.core import ParameterSource
 from platformdirs import user_data_dir
 from rich.console import Console
 
+from ..coach import Coach
 from ..errors import GinRummyError
 from ..match import Match
 from ..players import Player, make, names
 from ..rules import RuleSet
 from ..tui.render import asciify
 from ..tui.saves import CorruptSaveError, SavedMatch, SaveLockedError, SaveMeta, SaveStore
-from ..tui.table import TerminalTable
+from ..tui.table import COACH_SEED, TerminalTable
 from ..tui.tutorial import tutorial_tip
 from .options import build_rules, rule_options
 
@@ -112,6 +113,13 @@ def _describe_saved(saved: SavedMatch) -> str:
     help="A calm first round: a tip before each decision (type skip to stop them); a new "
     "match is played against the easiest level.",
 )
+@click.option(
+    "--coach",
+    "with_coach",
+    is_flag=True,
+    help="The coach: a remark on each of your decisions and a review after each hand "
+    "(type 'coach on' or 'coach off' at the table to switch it).",
+)
 @click.pass_context
 def play(
     ctx: click.Context,
@@ -126,6 +134,7 @@ def play(
     data_dir: Path | None,
     plain: bool,
     tutorial: bool,
+    with_coach: bool,
 ) -> None:
     """Play a match against the computer in the terminal.
 
@@ -185,7 +194,8 @@ def play(
                     "Type ? for help.")
             player = _make_player(saved.meta.level, saved.meta.computer_seed)
             TerminalTable(saved, player, store, console, plain=plain,
-                          tips=tutorial_tip if tutorial else None).run()
+                          tips=tutorial_tip if tutorial else None,
+                          coach=Coach(seed=COACH_SEED) if with_coach else None).run()
     except SaveLockedError as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:

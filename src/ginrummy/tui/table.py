@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import TypeVar
 
 from rich.console import Console, RenderableType
 from rich.text import Text
 
 from ..cards import Card
+from ..coach import Assessment, Coach, decision_kind, review_hand
 from ..errors import GinRummyError, IllegalMoveError, InvalidCardError
 from ..explain import explain_result
 from ..match import Match
@@ -22,6 +24,7 @@ from ..melds import deadwood_after_discard
 from ..players import Player
 from ..sheet import score_sheet
 from ..view import PlayerView
+from .coach import remark_text, render_review
 from .pages import match_outcome, render_help, render_rules, render_sheet
 from .parse import Command, CommandError, parse_command, short_move
 from .render import (
@@ -36,8 +39,12 @@ from .render import (
 from .saves import SavedMatch, SaveStore
 from .tutorial import FINAL_TIP, SKIP_WORDS
 
-__all__ = ["TerminalTable", "computer_seed_for"]
+__all__ = ["TerminalTable", "computer_seed_for", "COACH_SEED"]
 
+#: The terminal coach's seed: fixed, so the same decision always gets the same remark.
+COACH_SEED = "terminal"
+
+_T = TypeVar("_T")
 InputFn = Callable[[str], "str | None"]
 TipFn = Callable[[PlayerView, bool], "str | None"]
 
@@ -55,7 +62,9 @@ class TerminalTable:
     """One match between a person at the terminal and a computer player.
 
     ``ask`` reads one line after showing a prompt and returns ``None`` at the end of input; by
-    default it reads the console. ``store`` receives the match after every move.
+    default it reads the console. ``store`` receives the match after every move. ``coach``,
+    when given, remarks on each of the human's decisions and reviews each hand (``coach on``
+    and ``coach off`` switch it at the table).
     """
 
     def __init__(
@@ -68,6 +77,7 @@ class TerminalTable:
         plain: bool = False,
         ask: InputFn | None = None,
         tips: TipFn | None = None,
+        coach: Coach | None = None,
     ) -> None:
         self.saved = saved
         self.player = player
@@ -81,6 +91,10 @@ class TerminalTable:
         self._table_shown = False
         self.tips = tips  # the tutorial's tips (``play --tutorial``); None when off
         self._last_tip: str | None = None
+        self.coach = coach
+        # The coach's remarks on the current hand's decisions, by move index (for the review).
+        self._remarks: dict[int, Assessment] = {}
+        self._remarks_hand = 0
 
     # -----------------------------------------------------------------------------------------
     # Small helpers.
@@ -208,6 +222,8 @@ class TerminalTable:
             self.say(moves_text(view))
         elif action == "sort":
             self._sort(command.arg)
+        elif action == "coach":
+            self._switch_coach(command.arg)
         elif action == "gin":
             move = self._gin_move(command, view)
             if move is not None:
@@ -218,7 +234,9 @@ class TerminalTable:
 
     def _play(self, move: str) -> None:
         """Play the human's move; an illegal one prints the engine's sentence and changes
-        nothing."""
+        nothing. With the coach on, its remark on the move follows."""
+        before = self.view()
+        index = len(self.match.hand.history)
         try:
             self.match.play(move)
         except IllegalMoveError as exc:
@@ -226,6 +244,55 @@ class TerminalTable:
             return
         self.save()
         self._table_shown = False
+        if self.coach is not None and decision_kind(before) != "forced":
+            played = self.match.hands[before.hand_number - 1].history[index].text
+            found = self._thinking(lambda: self._assess(before, played))
+            self._keep(before.hand_number, index, found)
+            self.show(remark_text(found, self.plain))
+
+    # -----------------------------------------------------------------------------------------
+    # The coach.
+
+    def _assess(self, view: PlayerView, move: str) -> Assessment:
+        assert self.coach is not None
+        return self.coach.assess(view, move)
+
+    def _thinking(self, work: Callable[[], _T]) -> _T:
+        if self.plain or not self.console.is_terminal:
+            return work()
+        with self.console.status("The coach is thinking..."):
+            return work()
+
+    def _keep(self, hand_number: int, index: int, found: Assessment) -> None:
+        if hand_number != self._remarks_hand:
+            self._remarks = {}
+            self._remarks_hand = hand_number
+        self._remarks[index] = found
+
+    def _switch_coach(self, arg: str | None) -> None:
+        want = (self.coach is None) if arg is None else arg == "on"
+        if want and self.coach is None:
+            self.coach = Coach(seed=COACH_SEED)
+        elif not want:
+            self.coach = None
+        self.say("The coach is on: a remark after each of your decisions and a review after "
+                 "each hand." if self.coach is not None else "The coach is off.")
+
+    def _show_review(self) -> None:
+        """The coach's review of the hand just finished (reusing the remarks made in it)."""
+        if self.coach is None:
+            return
+        number = len(self.match.hands)
+        known = self._remarks if self._remarks_hand == number else {}
+        hand = self.match.hand
+        review = self._thinking(
+            lambda: review_hand(hand, self.you, self._coach_now(), number=number, known=known)
+        )
+        self.show(render_review(review, self.plain))
+
+    def _coach_now(self) -> Coach:
+        assert self.coach is not None
+        return self.coach
 
     def _sort(self, arg: str | None) -> None:
         meta = self.saved.meta
@@ -291,6 +358,7 @@ class TerminalTable:
         assert view.result is not None
         explanation = explain_result(view.result, self.names, you=self.you)
         self.show(render_hand_end(view, self.names, explanation, plain=self.plain))
+        self._show_review()
         if not self.match.over:
             self._show_sheet()
         self._shown_end = number
@@ -318,6 +386,9 @@ class TerminalTable:
             return
         if command.action == "sheet":
             self._show_sheet()
+        elif command.action == "coach":
+            self._switch_coach(command.arg)
+            self._show_review()
         elif command.action == "rules":
             self.show(render_rules(self.match.rules, self.plain))
         elif command.action == "help":
