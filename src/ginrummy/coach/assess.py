@@ -272,6 +272,9 @@ class Coach:
     least ``min_samples`` are always played; a budget makes the result depend on the machine's
     speed, so the default is none); ``policy``: how the playouts play; ``develop_per_turn``:
     extra cards a guessed opponent hand is developed from, per opponent turn.
+
+    A coach keeps small caches (assessments, and the values of moves already played out in
+    a view's worlds); use one per thread.
     """
 
     def __init__(
@@ -295,6 +298,7 @@ class Coach:
         self.develop_per_turn = develop_per_turn
         self._cache: OrderedDict[tuple[str, str], Assessment] = OrderedDict()
         self._cache_size = cache_size
+        self._valued: OrderedDict[str, _Valued] = OrderedDict()
 
     # -----------------------------------------------------------------------------------------
     # Public API.
@@ -385,6 +389,27 @@ class Coach:
         return worlds
 
     def _value(self, view: PlayerView, moves: Sequence[str]) -> _Valued:
+        """Every move's points in every world. Without a time budget the worlds of a view are
+        always the same, so moves already valued for this view are reused, not played again."""
+        key = view_key(view)
+        known = self._valued.get(key) if self.time_budget is None else None
+        missing = [m for m in moves if known is None or m not in known.points]
+        if known is not None and not missing:
+            self._valued.move_to_end(key)
+            return known
+        fresh = self._play_out(view, missing)
+        if known is not None:
+            known.points.update(fresh.points)
+            known.wins.update(fresh.wins)
+            known.undercuts.update(fresh.undercuts)
+            return known
+        if self.time_budget is None:
+            self._valued[key] = fresh
+            while len(self._valued) > 64:
+                self._valued.popitem(last=False)
+        return fresh
+
+    def _play_out(self, view: PlayerView, moves: Sequence[str]) -> _Valued:
         seat = view.seat
         points: dict[str, list[float]] = {m: [] for m in moves}
         wins = dict.fromkeys(moves, 0)
