@@ -14,8 +14,14 @@ from collections.abc import Sequence
 
 from ..cards import RANK_NAMES, SUIT_NAMES, Card
 from ..hand import STOCK_FLOOR
-from ..melds import best_arrangement, discard_deadwoods, layoff_candidates, min_deadwood
-from ..players.knowledge import meld_neighbours
+from ..melds import (
+    best_arrangement,
+    discard_deadwoods,
+    is_meld,
+    layoff_candidates,
+    min_deadwood,
+)
+from ..players.knowledge import feeds_known_meld, meld_neighbours
 from ..settle import default_knock_arrangement, parse_melds
 from ..view import PlayerView
 from .assess import Alternative, DecisionKind, Rating
@@ -166,14 +172,15 @@ def _take_facts(view: PlayerView) -> tuple[int, int, int, list[int] | None]:
     return top, min_deadwood(view.hand_mask), after, _meld_with(with_top & ~(1 << throw), top)
 
 
-def _collects(view: PlayerView, card: int) -> str:
-    """What taking ``card`` tells the opponent the seat collects: a suit or a rank."""
+def _collects(view: PlayerView, card: int) -> str | None:
+    """What taking ``card`` tells the opponent the seat collects: a suit or a rank (``None``
+    when the card goes with nothing in the hand)."""
     same_rank, near, far = meld_neighbours(card)
     if (near | far) & view.hand_mask:
         return SUIT_NAMES[card // 13]
     if same_rank & view.hand_mask:
         return _plural_rank(card % 13)
-    return f"cards like the {_sym(card)}"
+    return None
 
 
 def reason_for(
@@ -257,10 +264,15 @@ def _draw_reason(view: PlayerView, kind: DecisionKind, move: str, best: str,
         return (f"Taking the {_sym(card)} to knock with {after} was risky: that knock wins only "
                 f"{percent(own.win_chance)}.")
     if meld is None:
-        return (f"Taking the {_sym(card)} gave away that you collect {_collects(view, card)} "
-                "for nothing: it joined no meld.")
-    return (f"Taking the {_sym(card)} showed your opponent that you collect "
-            f"{_collects(view, card)}, and a card from the stock was more likely to help.")
+        what = _collects(view, card)
+        if what is None:
+            return (f"Taking the {_sym(card)} gained nothing: it joined no meld, and showed "
+                    "your opponent a card you wanted.")
+        return (f"Taking the {_sym(card)} gave away that you collect {what} for nothing: it "
+                "joined no meld.")
+    what = _collects(view, card) or f"cards like the {_sym(card)}"
+    return (f"Taking the {_sym(card)} showed your opponent that you collect {what}, and a "
+            "card from the stock was more likely to help.")
 
 
 def _missed_knock(view: PlayerView, best: str, top: Alternative) -> str:
@@ -301,23 +313,32 @@ def _discard_reason(view: PlayerView, move: str, best: str, own: Alternative,
                     top: Alternative) -> str:
     card = _card(move)
     better = _card(best)
+    known = view.opponent_known_mask
+    mine, theirs = own.deadwood or 0, top.deadwood or 0
     pickup = _near_pickup(view, card)
-    if pickup is not None and _near_pickup(view, better) is None:
+    fed = pickup is not None and feeds_known_meld(card, known) and not feeds_known_meld(
+        better, known)
+    if fed or (pickup is not None and theirs >= mine - 2
+               and _near_pickup(view, better) is None):
+        assert pickup is not None
         return (f"The {_sym(card)} was risky: your opponent picked up the {_sym(pickup)} "
                 f"{turns_ago(view, pickup)}.")
-    throw = _near_opponent_throw(view, better)
-    if throw is not None and _near_opponent_throw(view, card) is None \
-            and own.deadwood == top.deadwood:
-        verb = "threw" if throw[1] == "discard" else "passed"
-        return (f"The {_sym(better)} was the safer throw: your opponent {verb} the "
-                f"{_sym(throw[0])} {turns_ago(view, throw[0], throw[1])}.")
-    mine, theirs = own.deadwood or 0, top.deadwood or 0
     rest_best = view.hand_mask & ~(1 << better)
     if theirs < mine:
+        broken = _meld_with(rest_best, card)
+        if broken is not None and not is_meld(sum(1 << c for c in broken) & ~(1 << card)):
+            shown = " ".join(_sym(c) for c in broken)
+            return (f"The {_sym(card)} broke up your meld {shown}: throwing the "
+                    f"{_sym(better)} would have left {theirs} deadwood instead of {mine}.")
         if _VALUE[better] >= 8 and _partner_in(rest_best, better) is None:
             return (f"You kept the {_sym(better)} for nothing: throwing it would have left "
                     f"{theirs} deadwood instead of {mine}.")
         return f"Throwing the {_sym(better)} would have left {theirs} deadwood instead of {mine}."
+    throw = _near_opponent_throw(view, better)
+    if throw is not None and _near_opponent_throw(view, card) is None:
+        verb = "threw" if throw[1] == "discard" else "passed"
+        return (f"The {_sym(better)} was the safer throw: your opponent {verb} the "
+                f"{_sym(throw[0])} {turns_ago(view, throw[0], throw[1])}.")
     rest_mine = view.hand_mask & ~(1 << card)
     partner = _partner_in(rest_mine, card)
     if partner is not None and _partner_in(rest_best, better) is None:
@@ -325,7 +346,7 @@ def _discard_reason(view: PlayerView, move: str, best: str, own: Alternative,
                 f"{_sym(better)} went with nothing.")
     unseen = view.unseen_mask
     outs_best, outs_mine = _outs(rest_best, unseen), _outs(rest_mine, unseen)
-    if outs_best > outs_mine:
+    if outs_best >= outs_mine + 2:
         return (f"Throwing the {_sym(better)} kept more chances: {outs_best} unseen cards would "
                 f"improve your hand, against {outs_mine}.")
     return (f"Throwing the {_sym(better)} did better in the coach's trials, by about "
