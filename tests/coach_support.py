@@ -5,10 +5,11 @@ from __future__ import annotations
 from ginrummy import Hand
 from ginrummy.cards import CARD_TEXT
 from ginrummy.lessons.spec import deal_deck
+from ginrummy.rules import RulesLike
 
 
 def dealt(seat0: str, seat1: str, upcard: str, stock: str = "", *, dealer: int = 1,
-          rules: str = "traditional") -> Hand:
+          rules: RulesLike = "traditional") -> Hand:
     """A fresh hand dealing these cards (seat 1 deals by default, so seat 0 plays first)."""
     deck = deal_deck(seat0, seat1, dealer, upcard, stock)
     return Hand(rules, deck=[int(c) for c in deck], dealer=dealer)

@@ -14,6 +14,7 @@ from ginrummy.cards import Card
 from ginrummy.coach import INACCURACY, MISTAKE, Assessment, Coach, decision_kind
 from ginrummy.errors import IllegalMoveError
 from ginrummy.players import make
+from ginrummy.rules import get_rules
 
 SAMPLES = 64
 
@@ -190,3 +191,20 @@ def _real_decisions(count: int, seed: int = 2) -> list[tuple[object, str]]:
             hand.play(move)
         game += 1
     return out
+
+
+def test_passing_the_last_discard_that_lets_you_knock_is_a_mistake() -> None:
+    hand = dealt("Ac 2c 3c 4h 5h 6h 7s 7d 7c Kd", "Jc Js 5c 6c 9c 3s 4s Qd Kh 2h", "Qs",
+                 rules=get_rules("traditional", last_discard_chance=True), dealer=0)
+    play(hand, "pass", "pass")  # both pass; both then draw and throw back until the end
+    while hand.phase != "last_chance":
+        if hand.phase in ("draw", "opening_draw"):
+            hand.play("draw")
+        hand.play(f"discard {Card(hand.drawn)}")
+    assert hand.to_play == 0
+    view = hand.view(0)
+    found = coach().assess(view, "pass")
+    assert found.kind == "last_chance" and found.rating == "mistake" and found.best == "take"
+    top = Card(view.discard_pile[-1]).symbol()
+    assert found.reason.startswith(f"Taking the {top} would have")
+    assert coach().assess(view, "take").rating == "good"

@@ -200,9 +200,11 @@ def reason_for(
     if best == "big gin" or (_is_knock(best) and top.deadwood == 0):
         return _missed_gin(view, move, best)
     if best == "take" and kind == "last_chance":
-        _, _, after, _ = _take_facts(view)
-        return (f"Taking the {_sym(int(view.discard_pile[-1]))} would have let you knock with "
-                f"{after} instead of ending the hand with no score.")
+        card, _, after, _ = _take_facts(view)
+        if after == 0:
+            return f"Taking the {_sym(card)} would have given you gin."
+        return (f"Taking the {_sym(card)} would have let you knock with {after} instead of "
+                "ending the hand with no score.")
     if kind in ("opening", "draw", "last_chance"):
         return _draw_reason(view, kind, move, best, own, top)
     if _is_knock(best) and not _is_knock(move):
