@@ -26,7 +26,8 @@ from ..errors import GinRummyError
 __all__ = ["Action", "Command", "CommandError", "parse_command", "COMMANDS", "short_move"]
 
 Action = Literal[
-    "move", "gin", "sort", "sheet", "rules", "help", "quit", "moves", "look", "enter"
+    "move", "gin", "sort", "sheet", "rules", "help", "quit", "moves", "look", "enter",
+    "commitment",
 ]
 
 
@@ -62,6 +63,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("s, sort [rank|suit]", "sort your cards by rank or by suit (toggles)"),
     ("l, look, Enter", "show the table again (Enter also deals the next hand)"),
     ("sheet", "the score sheet"),
+    ("commitment", "the sealed deal's commitment in full (between hands: the next hand's)"),
+    ("seed TEXT", "before a deal: deal it with your own client seed TEXT"),
     ("rules", "the rules of this match"),
     ("h, ?, help", "this help"),
     ("q, quit", "save and leave; the next start resumes the match"),
@@ -83,6 +86,7 @@ for _words, _cmd in (
     (("h", "?", "help"), Command("help")),
     (("q", "quit", "exit", "bye"), Command("quit")),
     (("l", "look", "table"), Command("look")),
+    (("commitment", "commit"), Command("commitment")),
 ):
     for _w in _words:
         _SIMPLE[_w] = _cmd

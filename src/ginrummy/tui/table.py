@@ -4,6 +4,11 @@
 :mod:`.render` draws from the human seat's view, and asks the computer player for moves with the
 computer seat's view; only the engine decides what is legal and what a hand scores. The match is
 saved after every move, the human's and the computer's, before anything else is shown.
+
+Hands are dealt from sealed deals (:mod:`.sealing`): before each deal the table prints the
+hand's commitment, which was saved before it was shown, and takes the human's client seed; once
+the hand is over it prints the revealed server seed. The computer player only ever receives its
+seat's view, which holds no seed.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from ..match import Match
 from ..melds import deadwood_after_discard
 from ..players import Player
 from ..sheet import score_sheet
+from ..shuffle import SealError, check_client_seed
 from ..view import PlayerView
 from .pages import match_outcome, render_help, render_rules, render_sheet
 from .parse import Command, CommandError, parse_command, short_move
@@ -34,6 +40,7 @@ from .render import (
     render_table,
 )
 from .saves import SavedMatch, SaveStore
+from .sealing import offered_client_seed, seal_next, short_commitment
 
 __all__ = ["TerminalTable", "computer_seed_for"]
 
@@ -54,6 +61,8 @@ class TerminalTable:
 
     ``ask`` reads one line after showing a prompt and returns ``None`` at the end of input; by
     default it reads the console. ``store`` receives the match after every move.
+    ``client_seed`` is the human's client seed for every hand dealt in this session (``seed
+    TEXT`` before a deal overrides it for that hand); without one a seed is drawn at random.
     """
 
     def __init__(
@@ -65,7 +74,10 @@ class TerminalTable:
         *,
         plain: bool = False,
         ask: InputFn | None = None,
+        client_seed: str | None = None,
     ) -> None:
+        if client_seed is not None:
+            check_client_seed(client_seed)
         self.saved = saved
         self.player = player
         self.store = store
@@ -76,6 +88,9 @@ class TerminalTable:
         self.computer = 1 - self.you
         self._shown_end = -1  # number of the hand whose ending was last shown
         self._table_shown = False
+        self._session_seed = client_seed
+        self._seeds: dict[int, tuple[str, str]] = {}  # hand index -> (client seed, its origin)
+        self._shown_seal = -1  # index of the hand whose commitment was last shown
 
     # -----------------------------------------------------------------------------------------
     # Small helpers.
@@ -120,6 +135,9 @@ class TerminalTable:
         return line
 
     def save(self) -> None:
+        """Write the match; a hand that has just ended gets the next hand's commitment first,
+        so no commitment is ever shown before it is on disk."""
+        seal_next(self.match, self.saved.sealer)
         self.store.write(self.saved)
 
     # -----------------------------------------------------------------------------------------
@@ -129,7 +147,7 @@ class TerminalTable:
         """Play until the match is over (True) or the human leaves (False)."""
         try:
             while not self.match.over:
-                if self.match.hand.over:
+                if not self.match.hands or self.match.hand.over:
                     self._between_hands()
                 elif self.match.hand.to_play == self.computer:
                     self._computer_move()
@@ -190,6 +208,8 @@ class TerminalTable:
             self.show(render_rules(self.match.rules, self.plain))
         elif action == "sheet":
             self._show_sheet()
+        elif action == "commitment":
+            self._show_commitment(len(self.match.hands) - 1)
         elif action == "moves":
             self.say(moves_text(view))
         elif action == "sort":
@@ -277,17 +297,108 @@ class TerminalTable:
         assert view.result is not None
         explanation = explain_result(view.result, self.names, you=self.you)
         self.show(render_hand_end(view, self.names, explanation, plain=self.plain))
+        self._show_revealed(number - 1)
         if not self.match.over:
             self._show_sheet()
         self._shown_end = number
+
+    # -----------------------------------------------------------------------------------------
+    # Sealed deals.
+
+    def _raw(self, text: str) -> None:
+        """A line shown exactly as written (client seeds are the person's own text)."""
+        self.console.print(Text(text), soft_wrap=True, markup=False)
+
+    def _show_revealed(self, n: int) -> None:
+        sealer = self.saved.sealer
+        if sealer is None:
+            return
+        public = sealer.public(n)
+        self.say(f"Hand {n + 1} was sealed: its server seed, revealed now, is "
+                 f"{sealer.reveal(n)}.")
+        self._raw(f"Commitment {public['commitment']}, client seed \"{public['client_seed']}\", "
+                  f"nonce {public['nonce']}.")
+        self.say(f"Check the deal: ginrummy verify {self.store.current}")
+
+    def _show_commitment(self, n: int) -> None:
+        """The whole commitment of hand ``n`` (0-based) with what it covers."""
+        sealer = self.saved.sealer
+        if sealer is None or n < 0:
+            self.say("This match was started before sealed deals: its hands are not sealed.")
+            return
+        public = sealer.public(n)
+        dealer = self.match.hands[n].dealer if n < len(self.match.hands) else self.match.next_dealer
+        self.say(f"Hand {n + 1}: commitment {public['commitment']} "
+                 f"({public['version']}, nonce {public['nonce']}, dealer seat {dealer}: "
+                 f"{self.names[dealer]}).")
+
+    def _seed_for(self, n: int) -> tuple[str, str]:
+        """The client seed hand ``n`` will be dealt with, and where it comes from."""
+        if n not in self._seeds:
+            if self._session_seed is not None:
+                self._seeds[n] = (self._session_seed, "from --client-seed")
+            else:
+                seed = offered_client_seed(n, self.saved.meta.derive_from)
+                how = "derived from --seed" if self.saved.meta.reproducible else "drawn at random"
+                self._seeds[n] = (seed, how)
+        return self._seeds[n]
+
+    def _show_seal(self, n: int) -> None:
+        """Before dealing hand ``n`` (0-based): its commitment and the client seed to use."""
+        sealer = self.saved.sealer
+        if sealer is None or self._shown_seal == n:
+            return
+        public = sealer.public(n)
+        dealer = self.match.next_dealer
+        self.say(f"Hand {n + 1} is sealed: commitment {short_commitment(public['commitment'])} "
+                 "(type 'commitment' to see all 64 digits).")
+        self.say(f"{self.names[dealer]} deals; nonce {public['nonce']}; {public['version']}.")
+        seed, how = self._seed_for(n)
+        self._raw(f"Your client seed: {seed} ({how}; 'seed TEXT' deals with your own).")
+        self._shown_seal = n
+
+    def _set_seed(self, n: int, line: str) -> None:
+        """``seed TEXT``: the client seed of hand ``n``, checked by the engine's rules."""
+        rest = line.lstrip()[4:]
+        if not rest.strip():
+            seed, how = self._seed_for(n)
+            self._raw(f"Your client seed: {seed} ({how}).")
+            return
+        text = rest[1:] if rest.startswith(" ") else rest
+        text = text.rstrip("\r\n")
+        try:
+            check_client_seed(text)
+        except SealError as exc:
+            message = str(exc)
+            self.say(message[0].upper() + message[1:] + ".", "yellow")
+            return
+        self._seeds[n] = (text, "yours")
+        self._raw(f"Your client seed for hand {n + 1}: {text}")
+
+    def _deal(self) -> None:
+        """Deal the next hand: from its sealed deal with the chosen client seed."""
+        n = len(self.match.hands)
+        sealer = self.saved.sealer
+        if sealer is not None:
+            sealer.set_client_seed(n, self._seed_for(n)[0])
+        self.match.next_hand()
+        self.save()
+        self._table_shown = False
 
     def _show_sheet(self) -> None:
         rows, games = score_sheet(self.match, self.names, you=self.you)
         self.show(render_sheet(rows, games, self.names, self.match.rules, plain=self.plain))
 
     def _between_hands(self) -> None:
-        self._show_hand_end()
-        line = self.ask("Press Enter for the next hand (q to quit) > ")
+        if self.match.hands:
+            self._show_hand_end()
+        n = len(self.match.hands)
+        self._show_seal(n)
+        line = self.ask(f"Press Enter to deal hand {n + 1} (q to quit) > ")
+        word = line.strip().lower()
+        if self.saved.sealer is not None and (word == "seed" or word.startswith("seed ")):
+            self._set_seed(n, line)
+            return
         try:
             command = parse_command(line)
         except GinRummyError:
@@ -295,19 +406,19 @@ class TerminalTable:
         if command.action == "quit":
             raise _Quit
         if command.action == "enter":
-            self.match.next_hand()
-            self.save()
-            self._table_shown = False
+            self._deal()
             return
-        if command.action == "sheet":
+        if command.action == "commitment":
+            self._show_commitment(n)
+        elif command.action == "sheet":
             self._show_sheet()
         elif command.action == "rules":
             self.show(render_rules(self.match.rules, self.plain))
         elif command.action == "help":
             self.show(render_help(self.plain))
         else:
-            self.say("The hand is over: press Enter to deal the next one, or q to quit.",
-                     "yellow")
+            self.say("Press Enter to deal the next hand, 'seed TEXT' to choose its client seed, "
+                     "or q to quit.", "yellow")
 
     def _finish(self) -> None:
         rows, games = score_sheet(self.match, self.names, you=self.you)
@@ -316,6 +427,8 @@ class TerminalTable:
         self.say(match_outcome(self.match.score, self.names), "bold green")
         where = self.store.archive()
         self.say(f"The record of this match is kept in {where}.")
+        if self.saved.sealer is not None:
+            self.say(f"Check every deal: ginrummy verify {where}")
 
 
 def _card_of(move: str) -> int:
