@@ -318,7 +318,8 @@ class TerminalTable:
                  f"{sealer.reveal(n)}.")
         self._raw(f"Commitment {public['commitment']}, client seed \"{public['client_seed']}\", "
                   f"nonce {public['nonce']}.")
-        self.say(f"Check the deal: ginrummy verify {self.store.current}")
+        if not self.match.over:  # at the end the file moves; _finish names its new place
+            self.say(f"Check the deal: ginrummy verify {self.store.current}")
 
     def _show_commitment(self, n: int) -> None:
         """The whole commitment of hand ``n`` (0-based) with what it covers."""
