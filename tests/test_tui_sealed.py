@@ -81,12 +81,14 @@ def test_seed_and_commitment_commands_before_the_deal(tmp_path: Path) -> None:
     [meta] = hands_meta(saved)
     assert meta["client_seed"] == mine and meta["commitment"] == commitment
     assert "server_seed" not in meta  # the hand is being played: its seed stays sealed
-    # During the hand, 'commitment' shows the hand on the table.
-    s.script = ["commitment"]
+    # During the hand, 'commitment' shows the hand on the table; a seed is too late.
+    s.script = ["commitment", "seed too late"]
     s.table = TerminalTable(s.store.read(), make("random", seed=1), s.store, s.console,
                             plain=True, ask=s.ask)
     s.run()
     assert s.text.count(f"Hand 1: commitment {commitment}") == 2
+    assert "This hand is already dealt; 'seed TEXT' chooses the client seed" in s.text
+    assert hands_meta(s.store.current.read_text(encoding="utf-8"))[0]["client_seed"] == mine
 
 
 def test_the_client_seed_option_deals_every_hand_of_the_session(tmp_path: Path) -> None:

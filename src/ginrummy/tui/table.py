@@ -189,6 +189,10 @@ class TerminalTable:
                                    order=self.order))
             self._table_shown = True
         line = self.ask(prompt_text(view, self.plain))
+        if line.strip().lower().startswith("seed ") and self.saved.sealer is not None:
+            self.say("This hand is already dealt; 'seed TEXT' chooses the client seed before "
+                     "the next deal.", "yellow")
+            return
         try:
             command = parse_command(line, view.phase)
         except (CommandError, InvalidCardError) as exc:
@@ -418,8 +422,8 @@ class TerminalTable:
         elif command.action == "help":
             self.show(render_help(self.plain))
         else:
-            self.say("Press Enter to deal the next hand, 'seed TEXT' to choose its client seed, "
-                     "or q to quit.", "yellow")
+            choose = ", 'seed TEXT' to choose its client seed," if self.saved.sealer else ""
+            self.say(f"Press Enter to deal the next hand{choose} or q to quit.", "yellow")
 
     def _finish(self) -> None:
         rows, games = score_sheet(self.match, self.names, you=self.you)
