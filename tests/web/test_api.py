@@ -64,28 +64,26 @@ def advance(client: TestClient, auth: dict[str, str], state: dict[str, Any], mov
     return out
 
 
-def hidden_cards(store: Store, match_id: str) -> set[str] | None:
-    """The cards the person may not know now: the stock and the computer's unrevealed cards
-    (``None`` when the current hand is over: then everything may be shown)."""
-    match = loads(store.load_record(match_id)[1])
-    hand = match.hand
-    if hand.over:
-        return None
-    known = match.view(0).opponent_known_mask
-    secret = (hand.hands[1] & ~known) | sum(1 << c for c in hand.stock)
-    return {str(c) for c in cards_of_mask(secret)}
-
-
-def sealed_secrets(store: Store, match_id: str) -> set[str]:
-    """The server seeds the person may not know now: of the hand being played and of the
-    hands sealed but not dealt (from the sealer's private state in the database)."""
+def secrets_now(store: Store, match_id: str) -> tuple[set[str] | None, set[str]]:
+    """What the person may not know now, from the database: the cards of the stock and the
+    computer's unrevealed cards (``None`` when the current hand is over: then everything may be
+    shown), and the server seeds of the hand being played and of the hands sealed but not dealt
+    (from the sealer's private state)."""
     _version, text, seals = store.load_match(match_id)
     assert seals is not None
     match = loads(text)
-    return {
+    seeds = {
         h["server_seed"] for n, h in enumerate(json.loads(seals)["hands"])
         if n >= len(match.hands) or not match.hands[n].over
     }
+    if not match.hands:
+        return set(), seeds
+    hand = match.hand
+    if hand.over:
+        return None, seeds
+    known = match.view(0).opponent_known_mask
+    secret = (hand.hands[1] & ~known) | sum(1 << c for c in hand.stock)
+    return {str(c) for c in cards_of_mask(secret)}, seeds
 
 
 @pytest.mark.parametrize("matches", [
@@ -114,12 +112,11 @@ def test_no_response_shows_a_hidden_card_or_seed_before_the_hand_ends(
         while state["status"] != "over" and (state["hand"] is None
                                             or state["hand"]["number"] <= 6):
             sealed = state["meta"]["sealed"]
-            secrets = sealed_secrets(store, mid)
+            hidden, secrets = secrets_now(store, mid)
             assert secrets and not any(s in texts[-1] for s in secrets), "a server seed leaked"
             if sealed["next"] is not None:
                 shown[sealed["next"]["hand"]] = sealed["next"]["commitment"]
                 assert sealed["next"]["server_seed"] is None and sealed["next"]["deck"] is None
-            hidden = hidden_cards(store, mid) if state["hand"] is not None else set()
             if hidden is not None:
                 leaked = card_tokens(state) & hidden
                 assert not leaked, f"hidden cards {leaked} in a response: {state['hand']}"

@@ -359,6 +359,7 @@ function renderNoHand(state, ui, busy) {
   $("opp-level").textContent = "";
   $("opp-backs").replaceChildren();
   $("opp-took").replaceChildren();
+  $("opp-took-label").textContent = "";
   $("discard-pile").replaceChildren();
   $("hand").replaceChildren();
   ui.order = [];
