@@ -9,7 +9,7 @@
 // The check uses the witness, not what the server reports afterwards, wherever it has it.
 
 import { api } from "./api.js";
-import { clientSeedProblem, randomClientSeed, verifyHand, VERSION } from "./verify.js";
+import { randomClientSeed, verifyHand, VERSION } from "./verify.js";
 
 const $ = (id) => document.getElementById(id);
 const WITNESS_KEY = "ginrummy.sealed";
@@ -149,12 +149,6 @@ export function showSeedError(text) {
   input.setAttribute("aria-invalid", String(Boolean(text)));
   if (text) input.focus();
   return true;
-}
-
-/** Whether the field holds a seed the engine's rules would refuse (the server judges). */
-export function seedProblem() {
-  const input = $("client-seed");
-  return input ? clientSeedProblem(input.value) : null;
 }
 
 // ---------------------------------------------------------------------------------------------
