@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from . import __version__
+from .commands.learn import learn
 from .commands.play import play
 from .commands.replay import replay
 from .commands.rules import rules
@@ -24,6 +25,7 @@ main.add_command(rules)
 main.add_command(play)
 main.add_command(verify)
 main.add_command(serve)
+main.add_command(learn)
 
 
 if __name__ == "__main__":  # pragma: no cover

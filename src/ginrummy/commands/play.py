@@ -24,6 +24,7 @@ from ..tui.saves import (
     new_saved_match,
 )
 from ..tui.table import TerminalTable
+from ..tui.tutorial import tutorial_tip
 from .options import build_rules, rule_options
 
 __all__ = ["play"]
@@ -55,6 +56,12 @@ def _make_player(level: str, seed: str) -> Player:
 def _default_level() -> str:
     available = names()
     return next((lv for lv in DEFAULT_LEVELS if lv in available), available[0])
+
+
+def _easiest_level() -> str:
+    """The level of the tutorial's first round: easy, or the weakest this version has."""
+    available = names()
+    return next((lv for lv in ("easy", "random") if lv in available), available[0])
 
 
 def _explicit(ctx: click.Context, name: str) -> bool:
@@ -117,6 +124,12 @@ def _describe_saved(saved: SavedMatch) -> str:
     help="Where the save lives (default: your user data directory; env GINRUMMY_DATA_DIR).",
 )
 @click.option("--plain", is_flag=True, help="No colours, box drawing or card symbols.")
+@click.option(
+    "--tutorial",
+    is_flag=True,
+    help="A calm first round: a tip before each decision (type skip to stop them); a new "
+    "match is played against the easiest level.",
+)
 @click.pass_context
 def play(
     ctx: click.Context,
@@ -131,6 +144,7 @@ def play(
     new_match: bool,
     data_dir: Path | None,
     plain: bool,
+    tutorial: bool,
 ) -> None:
     """Play a match against the computer in the terminal.
 
@@ -139,7 +153,9 @@ def play(
     """
     console = _console(plain)
     rules = build_rules(profile, rule_overrides, hollywood, last_discard_chance)
-    chosen_level = level.strip().lower() if level else _default_level()
+    chosen_level = level.strip().lower() if level else (
+        _easiest_level() if tutorial else _default_level()
+    )
     _make_player(chosen_level, "check")  # refuse an unknown level before anything else
     if not name.strip() or name.strip().lower() == COMPUTER.lower():
         raise click.BadParameter(f"choose a name other than {name!r}", param_hint="--name")
@@ -181,7 +197,7 @@ def play(
                     say("Options for a new match are ignored while one is saved; "
                         "use --new to start over.")
             else:
-                if level is None and chosen_level != DEFAULT_LEVELS[0]:
+                if level is None and not tutorial and chosen_level != DEFAULT_LEVELS[0]:
                     say(f"Level {DEFAULT_LEVELS[0]!r} is not in this version yet; "
                         f"you play against {chosen_level!r}.")
                 saved = _start(rules, chosen_level, seed, name.strip())
@@ -193,7 +209,8 @@ def play(
                     "Type ? for help.")
             player = _make_player(saved.meta.level, saved.meta.computer_seed)
             TerminalTable(saved, player, store, console, plain=plain,
-                          client_seed=client_seed).run()
+                          client_seed=client_seed,
+                          tips=tutorial_tip if tutorial else None).run()
     except SaveLockedError as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:

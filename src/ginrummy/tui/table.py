@@ -41,10 +41,16 @@ from .render import (
 )
 from .saves import SavedMatch, SaveStore
 from .sealing import offered_client_seed, seal_next, short_commitment
+from .tutorial import FINAL_TIP, SKIP_WORDS
 
 __all__ = ["TerminalTable", "computer_seed_for"]
 
+#: The tutorial's tip before the first deal (the other tips come from :mod:`.tutorial`).
+SEALED_TIP = ("Tip: press Enter to deal. The line above seals the deck before you choose a "
+              "seed, so you can check the deal once the hand is over.")
+
 InputFn = Callable[[str], "str | None"]
+TipFn = Callable[[PlayerView, bool], "str | None"]
 
 
 def computer_seed_for(computer_seed: str, hand_number: int, move_index: int) -> str:
@@ -75,6 +81,7 @@ class TerminalTable:
         plain: bool = False,
         ask: InputFn | None = None,
         client_seed: str | None = None,
+        tips: TipFn | None = None,
     ) -> None:
         if client_seed is not None:
             check_client_seed(client_seed)
@@ -91,6 +98,8 @@ class TerminalTable:
         self._session_seed = client_seed
         self._seeds: dict[int, tuple[str, str]] = {}  # hand index -> (client seed, its origin)
         self._shown_seal = -1  # index of the hand whose commitment was last shown
+        self.tips = tips  # the tutorial's tips (``play --tutorial``); None when off
+        self._last_tip: str | None = None
 
     # -----------------------------------------------------------------------------------------
     # Small helpers.
@@ -188,10 +197,19 @@ class TerminalTable:
             self.show(render_table(view, self.names, self.match.score, plain=self.plain,
                                    order=self.order))
             self._table_shown = True
+        if self.tips is not None:
+            tip = self.tips(view, self.plain)
+            if tip and tip != self._last_tip:
+                self.say(tip, "green")
+                self._last_tip = tip
         line = self.ask(prompt_text(view, self.plain))
         if line.strip().lower().startswith("seed ") and self.saved.sealer is not None:
             self.say("This hand is already dealt; 'seed TEXT' chooses the client seed before "
                      "the next deal.", "yellow")
+            return
+        if self.tips is not None and line.strip().lower() in SKIP_WORDS:
+            self.tips = None
+            self.say("Tips are off; type ? for the commands.")
             return
         try:
             command = parse_command(line, view.phase)
@@ -397,8 +415,13 @@ class TerminalTable:
     def _between_hands(self) -> None:
         if self.match.hands:
             self._show_hand_end()
+            if self.tips is not None:
+                self.say(FINAL_TIP, "green")
+                self.tips = None
         n = len(self.match.hands)
         self._show_seal(n)
+        if self.tips is not None and not self.match.hands and self.saved.sealer is not None:
+            self.say(SEALED_TIP, "green")
         line = self.ask(f"Press Enter to deal hand {n + 1} (q to quit) > ")
         word = line.strip().lower()
         if self.saved.sealer is not None and (word == "seed" or word.startswith("seed ")):

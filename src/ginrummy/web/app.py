@@ -20,6 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import __version__
 from ..errors import GinRummyError
 from ..store import ConflictError, Store
+from .learn_routes import router as learn_router
 from .routes import router
 from .service import Conflict, NotFound, TableService
 
@@ -121,6 +122,7 @@ def create_app(db_url: str | None = None, *, store: Store | None = None) -> Fast
     app.state.service = service
     app.state.store = the_store
     app.include_router(router)
+    app.include_router(learn_router)
 
     def _error(status: int, detail: str) -> JSONResponse:
         return JSONResponse({"detail": detail}, status_code=status)

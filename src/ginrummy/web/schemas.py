@@ -248,6 +248,9 @@ class MatchMeta(BaseModel):
     sealed: SealedOut | None = Field(
         None, description="sealed deals; null for a match started before they existed"
     )
+    situation: str | None = Field(
+        None, description="the sample situation this table shows (Learn panel), if any"
+    )
 
 
 class MatchState(BaseModel):
@@ -266,7 +269,7 @@ class MatchState(BaseModel):
         description="the computer's moves since your last request, in order, for animation"
     )
     meta: MatchMeta = Field(
-        default_factory=lambda: MatchMeta(sealed=None),
+        default_factory=lambda: MatchMeta(sealed=None, situation=None),
         description="per-hand facts for the page: sealed deals",
     )
     coach: dict[str, str] | None = Field(None, description="reserved for the coach")

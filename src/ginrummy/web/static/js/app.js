@@ -6,6 +6,7 @@ import { backElement, cardElement, name } from "./cards.js";
 import { actionState, render } from "./render.js";
 import { openHistory, openNewGame, openRules, setupSettings, reducedMotion } from "./panels.js";
 import { clientSeedFor, observe, renderSealed, showSeedError } from "./sealed.js";
+import { setupLearn } from "./learn.js";
 
 const $ = (id) => document.getElementById(id);
 const SORT_KEY = "ginrummy.sort";
@@ -19,6 +20,9 @@ const ui = {
 let state = null;
 let busy = true;
 let options = null;
+// Hooks for learn.js: `mover` answers a move instead of the match (a sample situation);
+// `afterDraw` runs after every drawing of the table (the first round's guide).
+const hooks = { mover: null, afterDraw: null };
 
 function setBusy(value) {
   busy = value;
@@ -52,6 +56,7 @@ function draw(extra = {}) {
       || $("hand").querySelectorAll(".card")[Math.min(ui.focusIndex, ui.order.length - 1)];
     if (el) { el.tabIndex = 0; el.focus(); }
   }
+  if (hooks.afterDraw) hooks.afterDraw(state, ui, busy);
 }
 
 // Spoken forms of moves (names, not symbols) for the live region.
@@ -171,7 +176,7 @@ async function perform(act) {
   setBusy(true);
   draw();
   try {
-    const next = await api.move(state.id, move, state.version);
+    const next = hooks.mover ? await hooks.mover(move) : await api.move(state.id, move, state.version);
     ui.selected = null;
     await load(next, own);
   } catch (err) {
@@ -189,6 +194,7 @@ async function recover(err) {
 }
 
 async function nextHand() {
+  if (hooks.mover) return;  // a sample situation has no next hand
   const btn = $("btn-next");
   if (state && state.hand && btn.dataset.mode === "new") { startNewGame(); return; }
   if (!state || busy) return;
@@ -268,8 +274,13 @@ function setSort(sort) {
 }
 
 async function startNewGame() {
-  const choice = await openNewGame(options, state && state.status !== "over" && state.status !== "abandoned");
+  const playing = state && !hooks.mover && state.status !== "over" && state.status !== "abandoned";
+  const choice = await openNewGame(options, playing);
   if (!choice) return;
+  await startMatch(choice);
+}
+
+async function startMatch(choice) {
   setBusy(true);
   try {
     // The first hand waits for the player's client seed: the page shows its commitment first.
@@ -277,11 +288,43 @@ async function startNewGame() {
     state = null;
     await load(next);
     if (next.hand) focusHand(); else $("btn-deal").focus();
+    return next;
   } catch (err) {
     setBusy(false);
     showReason(err.message);
+    return null;
   }
 }
+
+// What learn.js may do with the table.
+const lent = {
+  hooks,
+  startMatch: (choice) => { hooks.mover = null; return startMatch(choice); },
+  draw: () => draw(),
+  announce: (text) => announce(text),
+  show(next) {
+    state = next;
+    observe(state);
+    ui.selected = null;
+    ui.focusIndex = 0;
+    $("last-move").textContent = "";
+    setBusy(false);
+    draw();
+  },
+  async resume() {
+    try {
+      const me = await api.me();
+      if (me.current_match) {
+        lent.show(await api.state(me.current_match));
+        focusHand();
+        return;
+      }
+    } catch (err) {
+      showReason(err.message);
+    }
+    startNewGame();
+  },
+};
 
 // Dragging a card onto the discard pile discards it (mouse and pen; optional: tapping and the
 // buttons do everything). Touch keeps its scrolling.
@@ -361,6 +404,7 @@ function wire() {
 async function boot() {
   setupSettings(() => draw());
   wire();
+  setupLearn(lent);
   try {
     const me = await ensurePlayer();
     options = await api.options();

@@ -83,29 +83,56 @@ export function openNewGame(options, inProgress) {
   });
 }
 
+/** Fill the rules panel with one rule set's cheat sheet (the same sheet as `ginrummy rules`). */
+export function renderRulesSheet(rules) {
+  const extras = [rules.hollywood ? "Hollywood" : "", rules.last_discard_chance ? "last-discard chance" : ""]
+    .filter(Boolean).join(", ");
+  $("rules-profile").textContent = `Gin rummy cheat sheet: ${rules.title} — ${rules.describe}${extras ? `, ${extras}` : ""}`;
+  const parts = [];
+  for (const section of rules.sheet) {
+    const box = document.createElement("section");
+    box.className = "sheet-section";
+    const h = document.createElement("h3");
+    h.textContent = section.title;
+    const dl = document.createElement("dl");
+    dl.className = "sheet-lines";
+    for (const line of section.lines) {
+      const dt = document.createElement("dt");
+      dt.textContent = line.label;
+      const dd = document.createElement("dd");
+      dd.textContent = line.text;
+      dl.append(dt, dd);
+    }
+    box.append(h, dl);
+    parts.push(box);
+  }
+  $("rules-list").replaceChildren(...parts);
+  document.body.dataset.rulesProfile = rules.profile;
+}
+
+/** The "Show the rules of" chooser: this table's rules, then every profile. */
+function fillRulesChooser(state, options, shown) {
+  const select = $("rules-choose");
+  const choices = [];
+  if (state) choices.push({ key: "table", label: `This table (${state.rules.describe})`, rules: state.rules });
+  for (const p of (options ? options.profiles : [])) choices.push({ key: p.profile, label: p.title, rules: p });
+  select.replaceChildren(...choices.map((c) => Object.assign(document.createElement("option"), {
+    value: c.key, textContent: c.label,
+  })));
+  select.value = state ? "table" : (shown ? shown.profile : "");
+  select.onchange = () => {
+    const chosen = choices.find((c) => c.key === select.value);
+    if (chosen) renderRulesSheet(chosen.rules);
+  };
+  $("rules-print").onclick = () => window.print();
+}
+
 export function openRules(state, options) {
   const dialog = $("dlg-rules");
   let rules = state ? state.rules : null;
   if (!rules && options) rules = options.profiles.find((p) => p.profile === options.default_profile);
-  if (rules) {
-    $("rules-profile").textContent = `${rules.title} — ${rules.describe}${rules.hollywood ? ", Hollywood" : ""}`;
-    const parts = [];
-    for (const section of rules.sheet) {
-      const h = document.createElement("h3");
-      h.textContent = section.title;
-      const dl = document.createElement("dl");
-      dl.className = "sheet-lines";
-      for (const line of section.lines) {
-        const dt = document.createElement("dt");
-        dt.textContent = line.label;
-        const dd = document.createElement("dd");
-        dd.textContent = line.text;
-        dl.append(dt, dd);
-      }
-      parts.push(h, dl);
-    }
-    $("rules-list").replaceChildren(...parts);
-  }
+  fillRulesChooser(state, options, rules);
+  if (rules) renderRulesSheet(rules);
   closeButtons(dialog);
   dialog.showModal();
   $("rules-title").focus();  // start reading at the top, not at the Close button

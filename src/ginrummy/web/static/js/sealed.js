@@ -194,6 +194,14 @@ async function downloadRecord(state) {
 
 /** Draw the sealed parts of the table: the first deal's panel, the hand-end seal, the line. */
 export function renderSealed(state, onDeal) {
+  if (state.meta && state.meta.situation) {
+    // A sample situation (Learn panel) is a position, not a dealt hand: nothing is sealed.
+    $("deal-panel").hidden = true;
+    $("hand-meta").replaceChildren();
+    $("deal-seal").replaceChildren();
+    $("seal-line").textContent = "";
+    return;
+  }
   const sealed = state.meta && state.meta.sealed;
   const hand = state.hand;
   const waiting = state.status === "between_hands" && sealed && sealed.next;

@@ -1,0 +1,76 @@
+"""Words for lessons, shared by the terminal and the web page: moves as a person says them,
+lines of play, and what the engine found for each fact.
+
+>>> move_words("knock 7h"), move_words("discard Th"), move_words("big gin")
+('knock with the 7♥', 'discard the 10♥', 'go big gin')
+>>> line_words(("take", "knock 6d"))
+'take the card, then knock with the 6♦'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..cards import Card
+from .answers import Answer
+from .model import PROOFS, Fact, Situation
+from .position import Outcome
+
+__all__ = ["move_words", "line_words", "fact_text", "answers_text", "verdict_text",
+           "proof_text"]
+
+
+def _card(text: str) -> str:
+    return Card.parse(text).symbol()
+
+
+def move_words(move: str) -> str:
+    """One move in words: ``discard Th`` -> ``discard the 10♥``."""
+    words = move.split()
+    if move == "take":
+        return "take the card"
+    if move in ("pass", "draw"):
+        return {"pass": "pass", "draw": "draw from the stock"}[move]
+    if move == "big gin":
+        return "go big gin"
+    if words[0] == "discard" and len(words) == 2:
+        return f"discard the {_card(words[1])}"
+    if words[0] == "knock" and len(words) >= 2:
+        text = f"knock with the {_card(words[1])}"
+        if len(words) > 3 and words[2] == "with":
+            text += " laying down " + " ".join(words[3:])
+        return text
+    return move
+
+
+def line_words(moves: Sequence[str]) -> str:
+    """A line of play: ``take the card, then knock with the 6♦``."""
+    return ", then ".join(move_words(m) for m in moves)
+
+
+def fact_text(fact: Fact, outcome: Outcome) -> str:
+    """``If you <line>: <what the engine says>`` (and the fact's note, when it has one)."""
+    head = line_words(fact.moves)
+    head = head[:1].upper() + head[1:]
+    text = f"{head}: {outcome.sentence()}"
+    if fact.note:
+        text += f" ({fact.note.rstrip('.')})"
+    return text
+
+
+def answers_text(situation: Situation) -> str:
+    """The taught answers joined with "or": ``discard the Q♠ or discard the K♠``."""
+    return " or ".join(move_words(a) for a in situation.lesson.answers)
+
+
+def verdict_text(result: Answer) -> str:
+    """One sentence: right, or what the lesson teaches instead."""
+    if result.correct:
+        return f"Right: {move_words(result.move)}."
+    return f"The lesson's answer is to {answers_text(result.situation)}; you chose to " \
+        f"{move_words(result.move)}."
+
+
+def proof_text(situation: Situation) -> str:
+    """How the answer is checked, in a sentence."""
+    return PROOFS[situation.lesson.proof][:1].upper() + PROOFS[situation.lesson.proof][1:] + "."

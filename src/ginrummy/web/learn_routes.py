@@ -1,0 +1,171 @@
+"""The sample situations over HTTP: list them, open one, answer it.
+
+Situations are the package's own data (:func:`ginrummy.lessons.load_situations`), loaded and
+checked once. Nothing here is per player, so no token is needed. The position is replayed on
+every request and judged by the engine; before the answer a response carries only what the
+learner's seat sees (:func:`ginrummy.web.serialize.hand_out` of its
+:class:`~ginrummy.view.PlayerView`), and after it the opponent's hand and the lesson's lines,
+which never draw from the stock.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, HTTPException, Path
+
+from ..cards import cards_of_mask
+from ..lessons import NAMES, Outcome, Situation, answer, load_situations
+from ..lessons.text import line_words, proof_text, verdict_text
+from ..match import Match
+from ..melds import best_arrangement
+from .learn_schemas import AnswerIn, AnswerOut, LineOut, SituationOut, SituationSummary
+from .schemas import Action, ErrorOut, MatchMeta, MatchState, SeatCards
+from .serialize import hand_out, rules_out, score_out
+
+__all__ = ["router", "catalogue"]
+
+router = APIRouter(prefix="/api/situations", tags=["learn"])
+
+SituationId = Annotated[
+    str, Path(min_length=1, max_length=80, pattern=r"^[a-z0-9-]+$", description="situation id")
+]
+
+_ERRORS: dict[int | str, dict[str, object]] = {
+    400: {"model": ErrorOut, "description": "a move the rules do not allow here"},
+    404: {"model": ErrorOut, "description": "no such situation"},
+    422: {"model": ErrorOut, "description": "malformed request"},
+}
+
+
+@lru_cache(maxsize=1)
+def catalogue() -> dict[str, Situation]:
+    """Every shipped situation by id, in the Learn panel's order (loaded and checked once)."""
+    return {s.id: s for s in load_situations()}
+
+
+def _find(situation_id: str) -> Situation:
+    found = catalogue().get(situation_id)
+    if found is None:
+        raise HTTPException(404, "No such situation.")
+    return found
+
+
+def _summary(s: Situation) -> SituationSummary:
+    lesson = s.lesson
+    return SituationSummary(
+        id=s.id,
+        title=lesson.title,
+        topic=lesson.topic,
+        topic_title=lesson.topic_title,
+        rules=s.position.rules.describe(),
+        profiles=list(lesson.profiles),
+        proof=lesson.proof,
+    )
+
+
+def _table(s: Situation, match: Match, version: int) -> MatchState:
+    """The table as the learner's seat sees it, in the shape the page draws."""
+    seat = s.position.seat
+    view = match.view(seat)
+    status: Literal["playing", "between_hands", "over"] = (
+        "over" if match.over else "between_hands" if match.hand.over else "playing"
+    )
+    return MatchState(
+        id=f"situation-{s.id}",
+        version=version,
+        status=status,
+        level="lesson",
+        opponent_player="lesson",
+        names=list(NAMES),
+        rules=rules_out(match.rules),
+        hand=hand_out(view),
+        score=score_out(match, seat),
+        computer_moves=[],
+        meta=MatchMeta(sealed=None, situation=s.id),
+        coach=None,
+    )
+
+
+def _line(moves: tuple[str, ...], outcome: Outcome, note: str = "") -> LineOut:
+    return LineOut(moves=list(moves), words=line_words(moves), text=outcome.sentence(),
+                   note=note)
+
+
+def _seat_cards(mask: int) -> SeatCards:
+    arr = best_arrangement(mask)
+    return SeatCards(
+        cards=[str(c) for c in cards_of_mask(mask)],
+        melds=[[str(c) for c in cards_of_mask(m)] for m in arr.meld_masks],
+        deadwood_cards=[str(c) for c in cards_of_mask(arr.deadwood_mask)],
+        deadwood=arr.deadwood,
+        laid_off=[],
+    )
+
+
+@router.get("", response_model=list[SituationSummary])
+def list_situations() -> list[SituationSummary]:
+    """Every sample situation, grouped by topic (in the order to learn them)."""
+    return [_summary(s) for s in catalogue().values()]
+
+
+@router.get("/{situation_id}", response_model=SituationOut, responses=_ERRORS)
+def get_situation(situation_id: SituationId) -> SituationOut:
+    """A situation's question and the table from the learner's seat (nothing hidden from it)."""
+    s = _find(situation_id)
+    return SituationOut(
+        **_summary(s).model_dump(),
+        question=s.lesson.question,
+        table=_table(s, s.position.match(), 0),
+    )
+
+
+@router.post("/{situation_id}/answer", response_model=AnswerOut, responses=_ERRORS)
+def answer_situation(situation_id: SituationId, body: AnswerIn) -> AnswerOut:
+    """Judge a move: the engine plays it from the position; the answer says whether it is the
+    lesson's, what it leads to against the taught answer, why, and shows the opponent's hand.
+    A move the rules do not allow is refused with the engine's sentence (400)."""
+    s = _find(situation_id)
+    result = answer(s, body.move)  # IllegalMoveError -> 400
+    table = _table(s, result.yours.match, 1)
+    hand = table.hand
+    assert hand is not None  # a situation always has a hand on the table
+    done = Action(enabled=False, reason="You have answered: read the explanation, then try "
+                  "again or open another situation.")
+    updates: dict[str, object] = {
+        "prompt": f"You chose to {line_words((result.move,))}.",
+        "actions": dict.fromkeys(hand.actions, done),
+        "legal_moves": [],
+        "card_options": [],
+    }
+    if hand.result is not None:
+        updates["result"] = hand.result.model_copy(
+            update={"explanation": result.yours.sentence()}
+        )
+    table = table.model_copy(update={"hand": hand.model_copy(update=updates)})
+    taught = None
+    if result.taught is not None:
+        taught = _line(result.taught.moves, result.taught)
+    return AnswerOut(
+        id=s.id,
+        move=result.move,
+        correct=result.correct,
+        verdict=verdict_text(result),
+        answers=list(s.lesson.answers),
+        yours=_line(result.yours.moves, result.yours),
+        taught=taught,
+        why=s.lesson.why,
+        takeaway=s.lesson.takeaway,
+        proof=s.lesson.proof,
+        proof_text=proof_text(s),
+        facts=[
+            LineOut(moves=list(f.moves), words=line_words(f.moves), text=o.sentence(),
+                    note=f.note)
+            for f, o in result.facts
+        ],
+        opponent=_seat_cards(s.position.opponent_mask()),
+        table=table,
+        coach=None,
+    )
+

@@ -1,0 +1,365 @@
+// Learning at the table: the sample situations (the Learn panel and the lesson banner) and the
+// calm first round (a guide box that says what to do next and which control does it).
+//
+// A situation is drawn by the table's own renderer from the learner's view, and answered with
+// the normal controls: app.js hands each move to `hooks.mover`, which sends it to
+// POST /api/situations/{id}/answer instead of the match. Nothing here decides a rule: the server
+// judges the move and says why.
+
+import { ApiError } from "./api.js";
+import { cardElement, name, symbol, value } from "./cards.js";
+
+const $ = (id) => document.getElementById(id);
+const TOUR_KEY = "ginrummy.tour";
+const SOLVED_KEY = "ginrummy.solved";
+
+let table = null;      // what app.js lends us: hooks, show, draw, resume, startMatch
+let catalogue = null;  // the situation summaries, in order
+let current = null;    // { id, data, answer }
+let focusAnswer = false;
+let guideKey = "";
+let guideSteps = 0;
+
+async function call(method, path, body) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new ApiError(0, "The server cannot be reached. Is `ginrummy serve` still running?");
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, (data && data.detail) || `The server answered ${response.status}.`);
+  return data;
+}
+
+function solved() {
+  try { return new Set(JSON.parse(localStorage.getItem(SOLVED_KEY)) || []); } catch { return new Set(); }
+}
+
+function markSolved(id) {
+  const s = solved();
+  s.add(id);
+  localStorage.setItem(SOLVED_KEY, JSON.stringify([...s]));
+}
+
+function el(tag, text, className) {
+  const e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = text;
+  if (className) e.className = className;
+  return e;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The Learn panel.
+
+async function openLearn() {
+  const dialog = $("dlg-learn");
+  for (const b of dialog.querySelectorAll("button.close")) b.onclick = () => dialog.close();
+  dialog.showModal();
+  $("learn-title").focus();
+  const box = $("learn-list");
+  try {
+    if (!catalogue) catalogue = await call("GET", "/api/situations");
+  } catch (err) {
+    box.textContent = err.message;
+    return;
+  }
+  const done = solved();
+  const parts = [];
+  let list = null;
+  let topic = null;
+  for (const s of catalogue) {
+    if (s.topic !== topic) {
+      topic = s.topic;
+      parts.push(el("h4", s.topic_title));
+      list = el("ul", null, "learn-topic");
+      parts.push(list);
+    }
+    const li = el("li");
+    const btn = el("button", s.title, "linkish");
+    btn.type = "button";
+    btn.dataset.situation = s.id;
+    btn.onclick = () => { dialog.close(); openSituation(s.id); };
+    li.append(btn, " ", el("span", s.rules, "muted small"));
+    if (done.has(s.id)) {
+      const mark = el("span", " ✓ solved", "solved");
+      li.append(mark);
+    }
+    list.append(li);
+  }
+  box.replaceChildren(...parts);
+}
+
+// ---------------------------------------------------------------------------------------------
+// One situation.
+
+async function openSituation(id) {
+  let data;
+  try {
+    data = await call("GET", `/api/situations/${encodeURIComponent(id)}`);
+  } catch (err) {
+    $("reason").textContent = err.message;
+    return;
+  }
+  current = { id, data, answer: null };
+  table.hooks.mover = answerMove;
+  document.body.dataset.mode = "learn";
+  document.body.dataset.situation = id;
+  delete document.body.dataset.answered;
+  $("lesson-topic").textContent = data.topic_title;
+  $("lesson-rules").textContent = `rules: ${data.rules}`;
+  $("lesson-title").textContent = data.title;
+  $("lesson-question").textContent = data.question;
+  $("lesson-how").hidden = false;
+  $("lesson-answer").hidden = true;
+  $("lesson-answer").replaceChildren();
+  $("lesson").hidden = false;
+  $("guide").hidden = true;
+  table.show(data.table);
+  $("lesson-title").focus();
+}
+
+async function answerMove(move) {
+  const result = await call("POST", `/api/situations/${encodeURIComponent(current.id)}/answer`, { move });
+  current.answer = result;
+  if (result.correct) markSolved(current.id);
+  renderAnswer(result);
+  focusAnswer = true;
+  document.body.dataset.answered = result.correct ? "right" : "wrong";
+  return result.table;
+}
+
+function lineItem(label, line) {
+  const div = el("div", null, "lesson-line");
+  div.append(el("strong", `${label}, ${line.words}: `), line.text);
+  return div;
+}
+
+function renderAnswer(r) {
+  const box = $("lesson-answer");
+  const parts = [];
+  const head = el("h3", r.correct ? "Right!" : "Not this time", `verdict ${r.correct ? "ok" : "no"}`);
+  parts.push(head, el("p", r.verdict));
+  parts.push(lineItem("Your move", r.yours));
+  if (r.taught) parts.push(lineItem("The lesson's answer", r.taught));
+  parts.push(el("h4", "Why"), el("p", r.why));
+  if (r.facts.length) {
+    parts.push(el("h4", "Checked by the rules engine"));
+    const ul = el("ul", null, "lesson-facts");
+    for (const f of r.facts) {
+      const li = el("li");
+      li.append(el("strong", `${f.words[0].toUpperCase()}${f.words.slice(1)}: `), f.text);
+      if (f.note) li.append(el("span", ` (${f.note.replace(/\.$/, "")})`, "muted"));
+      ul.append(li);
+    }
+    parts.push(ul);
+  }
+  parts.push(el("h4", `Your opponent held (deadwood ${r.opponent.deadwood})`));
+  const rows = el("div", null, "meld-rows lesson-opp");
+  rows.setAttribute("role", "list");
+  rows.setAttribute("aria-label", `Your opponent's cards: ${r.opponent.cards.map(name).join(", ")}`);
+  for (const meld of r.opponent.melds) {
+    const g = el("div", null, "group meld");
+    meld.forEach((c) => g.append(cardElement(c, { label: false })));
+    rows.append(g);
+  }
+  if (r.opponent.deadwood_cards.length) {
+    const g = el("div", null, "group dead");
+    r.opponent.deadwood_cards.forEach((c) => g.append(cardElement(c, { label: false })));
+    rows.append(g);
+  }
+  parts.push(rows);
+  const take = el("p", null, "takeaway");
+  take.append(el("strong", "Takeaway: "), r.takeaway);
+  parts.push(take, el("p", r.proof_text, "muted small"));
+  box.replaceChildren(...parts);
+  box.hidden = false;
+  $("lesson-how").hidden = true;
+}
+
+function nextSituation() {
+  if (!catalogue || !current) { openLearn(); return; }
+  const i = catalogue.findIndex((s) => s.id === current.id);
+  const next = catalogue[(i + 1) % catalogue.length];
+  openSituation(next.id);
+}
+
+function leaveLesson() {
+  table.hooks.mover = null;
+  current = null;
+  delete document.body.dataset.mode;
+  delete document.body.dataset.situation;
+  delete document.body.dataset.answered;
+  $("lesson").hidden = true;
+}
+
+async function exitLearn() {
+  leaveLesson();
+  await table.resume();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The calm first round.
+
+function tour() {
+  try { return JSON.parse(localStorage.getItem(TOUR_KEY)); } catch { return null; }
+}
+
+function setTour(value) {
+  localStorage.setItem(TOUR_KEY, JSON.stringify(value));
+}
+
+async function startTour() {
+  if (current) leaveLesson();
+  guideKey = "";
+  guideSteps = 0;
+  const st = await table.startMatch({
+    profile: "traditional", level: "easy", hollywood: false, last_discard_chance: false,
+  });
+  if (!st) return;
+  setTour({ match: st.id, on: true });
+  updateTourOffer();
+  table.draw();
+}
+
+function stopTour(reason) {
+  const t = tour() || {};
+  setTour({ ...t, on: false, ended: reason });
+  clearTargets();
+  $("guide").hidden = true;
+  guideKey = "";
+  table.announce(reason === "done" ? "The guide is finished." : "The guide is off. Press ? for the rules and keys.");
+}
+
+function clearTargets() {
+  for (const e of document.querySelectorAll(".guide-target")) e.classList.remove("guide-target");
+}
+
+function best(options, pick) {
+  const usable = options.filter(pick);
+  if (!usable.length) return null;
+  return usable.reduce((a, b) => (b.deadwood_after < a.deadwood_after
+    || (b.deadwood_after === a.deadwood_after && value(b.card) > value(a.card)) ? b : a));
+}
+
+const cardSel = (code) => `#hand .card[data-card="${code}"]`;
+
+/** The guide's step for this moment: what to do, and the controls that do it (first = suggested). */
+export function guideStep(state, ui, busy) {
+  const hand = state.hand;
+  if (!hand) {
+    return { step: "deal", text: "Your first hand is sealed: the server has committed to the deck before you choose a seed, and you can check the deal when the hand is over. Press Deal (or N) to deal it with the seed offered, or type your own first.", targets: ["#btn-deal"] };
+  }
+  const top = hand.discard_pile.length ? symbol(hand.discard_pile[hand.discard_pile.length - 1]) : "";
+  if (hand.result) {
+    return { step: "done", text: `The hand is over: both hands are laid out in melds and the line above explains the score. That was your first round! Press Next hand (N) to play on, or open Learn for sample situations.`, targets: ["#btn-next"] };
+  }
+  if (busy || !hand.your_turn) {
+    return { step: "wait", text: "The computer is playing its turn: watch the stock and the discard pile.", targets: [] };
+  }
+  const opts = hand.card_options;
+  switch (hand.phase) {
+    case "opening":
+      return { step: "opening", text: `The upcard ${top} is offered to you first. If it makes a meld with your cards (three of a kind, or three in a row of one suit), press Take (T) or click the discard pile; if not, press Pass (P).`, targets: ['[data-act="pass"]', '[data-act="take"]'] };
+    case "opening_draw":
+      return { step: "draw", text: "Both players passed the upcard, so you start: click the stock (or press D) to draw its top card.", targets: ["#stock"] };
+    case "draw":
+      return { step: "draw", text: `Start your turn with a draw: click the stock (D) for an unseen card, or the discard pile (T) to take the ${top} if it makes a meld for you.`, targets: ["#stock", "#discard-pile"] };
+    case "last_chance":
+      return { step: "last-chance", text: "The stock is nearly empty: take the last discard (T) only if it lets you knock; Pass (P) ends the hand with no score.", targets: ['[data-act="pass"]'] };
+    default:
+      break;
+  }
+  const gin = best(opts, (o) => o.gin);
+  const knock = gin || best(opts, (o) => o.knock);
+  if (knock) {
+    const act = knock.gin ? "gin" : "knock";
+    const label = knock.gin ? "Gin" : "Knock";
+    if (ui.selected === knock.card) {
+      return { step: act, text: `Now press ${label} (${label[0]}): the ${symbol(knock.card)} goes face down and you lay out your melds${knock.gin ? " with no deadwood at all" : ` with ${knock.deadwood_after} deadwood`}.`, targets: [`[data-act="${act}"]`] };
+    }
+    return { step: `select-${act}`, text: `The ${label} button lit up: you can end the hand${knock.gin ? " with gin" : ` with ${knock.deadwood_after} deadwood`}. Select the ${symbol(knock.card)} in your hand (click it, or H, arrows and Enter), then press ${label}.`, targets: [cardSel(knock.card)] };
+  }
+  const throwIt = best(opts, (o) => o.discard);
+  if (!throwIt) return { step: "wait", text: "", targets: [] };
+  if (ui.selected) {
+    return { step: "discard", text: `Press Discard (X) to throw the ${symbol(ui.selected)}, or click the discard pile. To change your mind, select another card.`, targets: ['[data-act="discard"]'] };
+  }
+  return { step: "select", text: `Now throw one card. Cards in the light boxes are melds; the rest is deadwood. Select a card by clicking it (or H, arrows and Enter). A good choice is the ${symbol(throwIt.card)}: throwing it leaves the least deadwood (${throwIt.deadwood_after}).`, targets: [cardSel(throwIt.card)] };
+}
+
+function renderGuide(state, ui, busy) {
+  const t = tour();
+  const box = $("guide");
+  if (!t || !t.on || !state || state.id !== t.match || document.body.dataset.mode === "learn") {
+    if (!box.hidden) { box.hidden = true; clearTargets(); }
+    return;
+  }
+  if ((state.hand && state.hand.number > 1) || state.status === "abandoned") {
+    stopTour("done");
+    return;
+  }
+  const g = guideStep(state, ui, busy);
+  const key = `${g.step}|${state.version}|${ui.selected || ""}|${busy}`;
+  clearTargets();
+  for (const sel of g.targets) {
+    const target = document.querySelector(sel);
+    if (target) target.classList.add("guide-target");
+  }
+  if (key === guideKey) return;
+  if (g.step !== "wait") guideSteps += 1;
+  guideKey = key;
+  box.hidden = false;
+  box.dataset.step = g.step;
+  box.dataset.target = g.targets[0] || "";
+  box.dataset.key = key;
+  $("guide-text").textContent = g.text;
+  $("guide-count").textContent = guideSteps ? `· step ${guideSteps}` : "";
+  $("guide-skip").textContent = g.step === "done" ? "Finish the guide" : "Skip the guide (Esc)";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wiring.
+
+function afterDraw(state, ui, busy) {
+  if (document.body.dataset.mode === "learn") {
+    $("opp-title").textContent = "Opponent";
+    $("opp-level").textContent = "";
+    if (focusAnswer && !$("lesson-answer").hidden) {
+      focusAnswer = false;
+      $("lesson-answer").focus();
+    }
+  }
+  renderGuide(state, ui, busy);
+}
+
+function updateTourOffer() {
+  const t = tour();
+  $("tour-offer").hidden = Boolean(t);
+}
+
+export function setupLearn(lent) {
+  table = lent;
+  table.hooks.afterDraw = afterDraw;
+  updateTourOffer();
+  $("btn-learn").addEventListener("click", openLearn);
+  $("learn-tour").addEventListener("click", () => { $("dlg-learn").close(); startTour(); });
+  $("new-tour").addEventListener("click", () => { $("dlg-new").close(); startTour(); });
+  $("lesson-retry").addEventListener("click", () => current && openSituation(current.id));
+  $("lesson-next").addEventListener("click", nextSituation);
+  $("lesson-all").addEventListener("click", openLearn);
+  $("lesson-exit").addEventListener("click", exitLearn);
+  $("guide-skip").addEventListener("click", () => {
+    stopTour($("guide").dataset.step === "done" ? "done" : "skipped");
+  });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Escape" || $("guide").hidden || document.querySelector("dialog[open]")) return;
+    ev.preventDefault();
+    stopTour("skipped");
+  });
+}

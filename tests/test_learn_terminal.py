@@ -1,0 +1,137 @@
+"""``ginrummy learn`` and ``ginrummy play --tutorial`` driven through a pseudo-terminal
+(pexpect), and the authoring commands through Click's runner. Every wait is on output."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+from click.testing import CliRunner
+from rich.console import Console
+
+from ginrummy.cards import cards_of_mask, parse_cards
+from ginrummy.cli import main
+from ginrummy.lessons import answer, load_situations
+from ginrummy.tui.lesson import LessonTable
+from ginrummy.tui.parse import typed_card
+from ginrummy.tui.render import asciify
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+SPECS = SRC / "ginrummy" / "situations" / "specs"
+TIMEOUT = 30
+SITUATIONS = load_situations()
+
+
+def spawn(*args: str, data: Path | None = None) -> pexpect.spawn:
+    env = dict(os.environ, PYTHONPATH=str(SRC), TERM="xterm")
+    for sized in ("COLUMNS", "LINES"):  # the pseudo-terminal's own size applies
+        env.pop(sized, None)
+    if data is not None:
+        env["GINRUMMY_DATA_DIR"] = str(data)
+    return pexpect.spawn(sys.executable, ["-m", "ginrummy", *args], env=env, encoding="utf-8",
+                         dimensions=(60, 250), timeout=TIMEOUT)
+
+
+def test_learn_lists_plays_and_explains_a_situation() -> None:
+    number = next(i for i, s in enumerate(SITUATIONS, 1) if s.id == "layoffs-chain-along-a-run")
+    situation = SITUATIONS[number - 1]
+    child = spawn("learn", "--plain")
+    child.expect_exact("Layoffs:")
+    child.expect_exact(f"{number:2d}. Layoffs chain along a run")
+    child.expect_exact("Choose a situation by number or id (q to quit) > ")
+    child.sendline(str(number))
+    child.expect_exact("Situation: Layoffs chain along a run")
+    child.expect_exact("Your cards: ")
+    child.expect_exact("Which card do you knock with?")
+    child.expect(r"> $")
+    child.sendline("x 9c")  # not in the hand: the engine's sentence, and the question again
+    child.expect_exact("You do not hold the 9c.")
+    child.expect(r"> $")
+    child.sendline("k 3c")  # a legal knock, but not the lesson's
+    expected = answer(situation, "knock 3c")
+    child.expect_exact(
+        "The lesson's answer is to knock with the 7h; you chose to knock with the 3c."
+    )
+    child.expect_exact(asciify(f"Your move, knock with the 3c: {expected.yours.sentence()}"))
+    assert expected.taught is not None
+    child.expect_exact(asciify(expected.taught.sentence()))
+    child.expect_exact("Your opponent held: ")
+    child.expect_exact("Takeaway: ")
+    child.expect_exact("Press Enter for the list (q to quit) > ")
+    child.sendline("")
+    child.expect_exact("Choose a situation by number or id (q to quit) > ")
+    child.sendline("qka-not-a-run")
+    child.expect(r"Discard \(x <card>\) > $")
+    child.sendline("x ks")
+    child.expect_exact("Right: discard the Ks.")
+    child.expect_exact("Invalid melds: AsQsKs is not a set or a run.")
+    child.expect_exact("Press Enter for the list (q to quit) > ")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_the_question_never_shows_the_opponent_s_hidden_cards() -> None:
+    for situation in SITUATIONS:
+        console = Console(record=True, width=200, color_system=None)
+        prompts: list[str] = []
+        # Each prompt is kept; answering None is the end of input: the learner quits.
+        assert not LessonTable(console, plain=True, ask=prompts.append).play(situation)
+        shown = console.export_text() + "".join(prompts)
+        view = situation.position.view()
+        hidden = situation.position.opponent_mask() & ~view.opponent_known_mask
+        assert hidden
+        tokens = set(re.findall(r"(?<![0-9A-Za-z])(?:10|[2-9AJQK])[cdhs](?![0-9A-Za-z])", shown))
+        assert view.hand.issubset(parse_cards(" ".join(tokens)))  # the reader sees the hand
+        assert not tokens & {typed_card(c) for c in cards_of_mask(hidden)}, situation.id
+
+
+def test_play_tutorial_tips_each_decision_and_can_be_skipped(tmp_path: Path) -> None:
+    child = spawn("play", "--tutorial", "--plain", "--seed", "tip", data=tmp_path)
+    child.expect_exact("New match: traditional")
+    child.expect_exact("Tip: press Enter to deal.")  # the first hand is sealed first
+    child.expect_exact("Press Enter to deal hand 1")
+    child.sendline("")
+    child.expect(r"Tip: (the upcard|start your turn)")
+    first = child.match.group(1)
+    child.expect(r"> $")
+    child.sendline("p" if first == "the upcard" else "d")
+    child.expect(r"Tip: ")
+    child.expect(r"> $")
+    child.sendline("skip")
+    child.expect_exact("Tips are off; type ? for the commands.")
+    child.expect(r"> $")
+    child.sendline("m")
+    child.expect(r"You can: ([^,\r\n]*)")
+    move = child.match.group(1)
+    child.expect(r"> $")
+    child.sendline(move)
+    child.expect(r"> $")  # the next decision (the computer has played in between)
+    assert "Tip:" not in (child.before or "")
+    child.sendline("q")
+    child.expect_exact("Saved in")
+    child.expect(pexpect.EOF)
+    child.close()
+
+
+def test_build_check_and_show_for_authors(tmp_path: Path) -> None:
+    runner = CliRunner()
+    spec = SPECS / "qka-not-a-run.toml"
+    out = tmp_path / "qka.toml"
+    done = runner.invoke(main, ["learn", "build", str(spec), "-o", str(out)])
+    assert done.exit_code == 0, done.output
+    checked = runner.invoke(main, ["learn", "check", str(out)])
+    assert checked.exit_code == 0 and "ok   qka.toml: Q-K-A is not a run" in checked.output
+    shown = runner.invoke(main, ["learn", "show", str(out)])
+    assert shown.exit_code == 0 and 'seat0 = "Qs Ks As 7c 7d 7h 3h 4h 5h 6h"' in shown.output
+    bad = tmp_path / "bad.toml"
+    bad.write_text(out.read_text().replace("deadwood = 13", "deadwood = 14"))
+    refused = runner.invoke(main, ["learn", "check", str(bad)])
+    assert refused.exit_code == 1
+    assert "bad.toml (qka-not-a-run)" in refused.output and "engine finds 13" in refused.output
+    every = runner.invoke(main, ["learn", "check"])
+    assert every.exit_code == 0 and f"{len(SITUATIONS)} situations are valid." in every.output

@@ -1,0 +1,190 @@
+"""Learning in the page, in Debian's Chromium: a sample situation solved with the table's own
+controls, the calm first round completed by following its guide, and the rules panel printed
+to PDF with every number checked against the profile's RuleSet."""
+
+from __future__ import annotations
+
+import io
+import re
+import unicodedata
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+
+from ginrummy.lessons import answer, load_situations
+from ginrummy.rules import PROFILE_NAMES, get_rules
+
+from .conftest import Server
+
+#: Upper bound on guide steps in one hand (31 stock cards, three steps a turn).
+MAX_STEPS = 150
+SITUATIONS = {s.id: s for s in load_situations()}
+
+
+@pytest.fixture()
+def page(browser: Any, live_server: Server) -> Iterator[Any]:
+    ctx = browser.new_context(
+        viewport={"width": 1280, "height": 900}, reduced_motion="reduce", bypass_csp=True
+    )
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(live_server.url + "/")
+    pg.wait_for_selector("body[data-ready=true]")
+    pg.wait_for_selector("#dlg-new[open]")  # a first visit opens the new-game window
+    yield pg
+    assert not errors
+    ctx.close()
+
+
+def open_situation(page: Any, situation_id: str) -> None:
+    page.click("#btn-learn")
+    page.click(f'#learn-list button[data-situation="{situation_id}"]')
+    page.wait_for_selector(f'body[data-situation="{situation_id}"]')
+    page.wait_for_function("document.body.dataset.busy === 'false'")
+
+
+def test_a_situation_is_solved_through_the_page(page: Any, artifacts: Path) -> None:
+    page.click("#new-cancel")
+    s = SITUATIONS["qka-not-a-run"]
+    open_situation(page, s.id)
+    assert page.inner_text("#lesson-question") == s.lesson.question
+    assert page.locator("#lesson-answer").is_hidden()
+    # The table shows the learner's own cards, drawn by the table's renderer.
+    cards = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")
+    assert sorted(cards) == sorted(str(c) for c in s.position.view().hand)
+    page.click('#hand .card[data-card="Ks"]')
+    page.click('[data-act="discard"]')
+    page.wait_for_selector("body[data-answered=right]")
+    text = page.inner_text("#lesson-answer")
+    assert "Right!" in text
+    for fact, outcome in answer(s, "discard Ks").facts:
+        assert outcome.sentence() in text  # every fact, in the engine's own words
+        del fact
+    assert "Your opponent held" in text and s.lesson.takeaway in text
+    assert page.evaluate("document.activeElement.id") == "lesson-answer"
+    page.screenshot(path=str(artifacts / "learn-solved.png"), full_page=True)
+
+    # A wrong answer: the engine's outcome of the learner's move against the taught one.
+    chain = SITUATIONS["layoffs-chain-along-a-run"]
+    page.click("#lesson-all")
+    page.click(f'#learn-list button[data-situation="{chain.id}"]')
+    page.wait_for_selector(f'body[data-situation="{chain.id}"]:not([data-answered])')
+    page.click('#hand .card[data-card="3c"]')
+    page.keyboard.press("k")
+    page.wait_for_selector("body[data-answered=wrong]")
+    judged = answer(chain, "knock 3c")
+    assert judged.taught is not None
+    text = page.inner_text("#lesson-answer")
+    assert judged.yours.sentence() in text and judged.taught.sentence() in text
+    assert page.inner_text("#end-text") == judged.yours.sentence()
+    assert page.locator("#btn-next").is_hidden()  # a lesson has no next hand
+    page.screenshot(path=str(artifacts / "learn-wrong.png"), full_page=True)
+    page.click("#lesson-exit")
+    page.wait_for_selector("#lesson", state="hidden")
+    assert page.get_attribute("body", "data-mode") is None
+
+
+def test_the_first_round_is_completed_by_following_its_steps(page: Any, artifacts: Path) -> None:
+    assert page.locator("#tour-offer").is_visible()  # offered on the first visit
+    page.click("#new-tour")
+    page.wait_for_selector("#guide:not([hidden])")
+    steps: list[str] = []
+    for _ in range(MAX_STEPS):
+        page.wait_for_function(
+            "document.body.dataset.busy === 'false'"
+            " && document.getElementById('guide').dataset.step !== 'wait'"
+        )
+        step = page.get_attribute("#guide", "data-step")
+        target = page.get_attribute("#guide", "data-target")
+        key = page.get_attribute("#guide", "data-key")
+        steps.append(step)
+        if step == "done":
+            break
+        # The control the guide names is the one it highlights; follow it.
+        assert "guide-target" in (page.get_attribute(target, "class") or "")
+        if len(steps) == 3:
+            page.screenshot(path=str(artifacts / "learn-first-round.png"), full_page=True)
+        page.click(target)
+        page.wait_for_function(f"document.getElementById('guide').dataset.key !== {key!r}")
+    else:
+        raise AssertionError("the guided hand did not end")
+    # The first hand is sealed: the guide points at Deal first, then at the opening.
+    assert steps[0] == "deal" and steps[1] in ("opening", "draw")
+    assert {"select", "discard"} <= set(steps) or {"select-knock", "select-gin"} & set(steps)
+    assert page.locator("#hand-end").is_visible()
+    page.click("#guide-skip")  # "Finish the guide"
+    assert page.locator("#guide").is_hidden()
+    page.click("#btn-new")
+    assert page.locator("#tour-offer").is_hidden()  # offered once
+    page.click("#new-cancel")
+
+
+def test_the_guide_can_be_skipped_with_the_keyboard(page: Any) -> None:
+    page.focus("#new-tour")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#guide:not([hidden])")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#guide", state="hidden")
+    assert page.evaluate("JSON.parse(localStorage.getItem('ginrummy.tour')).ended") == "skipped"
+    assert page.locator(".guide-target").count() == 0
+
+
+def _flat(pdf: bytes) -> tuple[int, str]:
+    reader = PdfReader(io.BytesIO(pdf))
+    text = " ".join(p.extract_text() for p in reader.pages)
+    text = unicodedata.normalize("NFKC", text)  # the PDF's ligatures: "ﬁ" -> "fi"
+    return len(reader.pages), re.sub(r"\s+", " ", text)
+
+
+def test_the_cheat_sheet_prints_on_one_page_with_the_profile_s_numbers(
+    page: Any, artifacts: Path
+) -> None:
+    page.add_init_script(
+        "window.print = () => { window.__printed = (window.__printed || 0) + 1; };"
+    )
+    page.reload()
+    page.wait_for_selector("#dlg-new[open]")
+    page.click("#new-cancel")
+    page.click("#btn-rules")
+    page.click("#rules-print")
+    assert page.evaluate("window.__printed") == 1  # the Print button asks the browser to print
+    for profile in PROFILE_NAMES:
+        r = get_rules(profile)
+        page.select_option("#rules-choose", profile)
+        page.wait_for_selector(f"body[data-rules-profile={profile}]")
+        for size in ("A4", "Letter"):
+            pages, text = _flat(page.pdf(format=size))
+            assert pages == 1, (profile, size)
+        if profile == "oklahoma":
+            (artifacts / "cheat-sheet-oklahoma.pdf").write_bytes(page.pdf(format="A4"))
+        assert "Gin rummy cheat sheet: " in text and f"— {profile}" in text
+        assert f"deadwood + {r.gin_bonus}; a gin is never undercut" in text
+        assert f"the difference + {r.undercut_bonus}" in text
+        assert f"reaches {r.target} ends the game" in text
+        if r.oklahoma:
+            assert "set by the first upcard" in text and "an ace allows gin only" in text
+        else:
+            assert f"Knock limit {r.knock_limit} points of deadwood or less" in text
+        if r.big_gin:
+            assert f"Big gin the opponent's whole deadwood + {r.big_gin_bonus}" in text
+        else:
+            assert "Big gin not played at this table" in text
+        if r.game_bonus:
+            assert f"Game bonus {r.game_bonus} to the player who reached {r.target}" in text
+        else:
+            assert "Game bonus none" in text
+        if r.shutout == "game_bonus":
+            assert f"or {r.shutout_game_bonus} if" in text
+        if r.shutout == "double":
+            assert "the winner's final total is doubled" in text
+        if r.box_bonus:
+            assert f"Box bonus {r.box_bonus} to each player for every hand they won" in text
+        else:
+            assert "Box bonus none" in text
+        assert ("Spade upcard" in text) == r.spade_double
+        for chrome in ("New game", "Score sheet", "Fair play", "Close", "Deadwood:"):
+            assert chrome not in text, (profile, chrome)
