@@ -165,8 +165,8 @@ def test_the_verify_view_names_the_check_a_tampered_report_fails(
         else:
             assert "0" * 64 in page.inner_text("#hand-meta")
             # The seed no longer matches the commitment shown before the deal, and the deck it
-            # gives is not the one the page saw dealt.
-            assert {"commitment", "deck", "hands", "upcard"} <= failed
+            # gives is not the one the page saw dealt (its upcard may match by chance: 1 in 52).
+            assert {"commitment", "deck", "hands"} <= failed
             assert {"seen", "seed", "nonce", "version"}.isdisjoint(failed)
             line = page.inner_text('#verify-checks li[data-check="commitment"]')
             assert line.startswith("✗ Failed") and revealed["commitment"] in line
