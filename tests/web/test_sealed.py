@@ -21,6 +21,7 @@ from ginrummy.cli import main
 from ginrummy.match import Match
 from ginrummy.players import Player, make
 from ginrummy.record import dumps, loads
+from ginrummy.rules import get_rules
 from ginrummy.shuffle import SealError, check_client_seed, commitment, shuffle_deck
 from ginrummy.store import Store
 from ginrummy.verify import verify_record
@@ -51,8 +52,10 @@ def auth(client: TestClient) -> dict[str, str]:
 
 
 def waiting_match(client: TestClient, auth: dict[str, str], **options: Any) -> dict[str, Any]:
-    r = client.post("/api/matches", json={"level": "random", "deal": False, **options},
-                    headers=auth)
+    """A match whose first hand is sealed and not dealt. Hollywood, so that no single hand
+    ends the match (a gin against a high deadwood can reach 100 at once)."""
+    r = client.post("/api/matches", json={"level": "random", "deal": False, "hollywood": True,
+                                          **options}, headers=auth)
     assert r.status_code == 201, r.text
     state: dict[str, Any] = r.json()
     return state
@@ -109,7 +112,7 @@ def test_the_commitment_is_published_before_the_client_seed_and_kept_to(
     deck = [CARD_TEXT[c] for c in shuffle_deck(server_seed, seed, 1)]
     assert sealed["deck"] == deck
     assert state["hand"]["upcard"] == deck[20]
-    assert state["status"] == "between_hands"  # one hand cannot end this match
+    assert state["status"] == "between_hands"  # one hand cannot end a Hollywood match
     # The next hand is sealed in the same answer.
     nxt = state["meta"]["sealed"]["next"]
     assert nxt["hand"] == 2 and nxt["commitment"] != upcoming["commitment"]
@@ -171,7 +174,7 @@ def test_records_are_handed_out_only_for_finished_hands(
     assert whole.status_code == first.status_code == 200
     assert whole.text == first.text and whole.text.count("[[hands]]") == 1
     assert verify_record(whole.text).ok
-    assert state["status"] == "between_hands"  # one hand cannot end this match
+    assert state["status"] == "between_hands"  # one hand cannot end a Hollywood match
     # The next hand is dealt: the record of hand 1 is still there, the whole one is not.
     state = deal(client, auth, state, "def")
     assert client.get(f"/api/matches/{mid}/record", headers=auth).status_code == 409
@@ -290,10 +293,12 @@ def test_a_match_saved_before_sealed_deals_still_plays(tmp_path: Path) -> None:
     old = Store(url)
     player, token = old.create_player("Ann")
     deal_seed = "old-seed"
-    match = Match("traditional", seed=deal_seed, first_dealer=1, start=False)  # you open
+    # You open; Hollywood, so one hand cannot end the match.
+    match = Match(get_rules("traditional", hollywood=True), seed=deal_seed, first_dealer=1,
+                  start=False)
     match.next_hand(deck_for(deal_seed, 0))
     info = old.create_match(player_id=player.id, level="random", profile="traditional",
-                            rules="traditional", hollywood=False, deal_seed=deal_seed,
+                            rules="traditional", hollywood=True, deal_seed=deal_seed,
                             record=dumps(match, players=("You", "Computer (random)")))
     with old.engine.begin() as conn:
         conn.execute(text("DROP TABLE match_seals"))
