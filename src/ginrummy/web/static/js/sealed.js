@@ -72,7 +72,9 @@ function rememberSeed(matchId, number, seed) {
 
 function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
-  Object.assign(node, props);
+  const { role, ...rest } = props;
+  Object.assign(node, rest);
+  if (role) node.setAttribute("role", role);
   node.append(...children);
   return node;
 }
