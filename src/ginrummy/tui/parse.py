@@ -26,7 +26,8 @@ from ..errors import GinRummyError
 __all__ = ["Action", "Command", "CommandError", "parse_command", "COMMANDS", "short_move"]
 
 Action = Literal[
-    "move", "gin", "sort", "sheet", "rules", "help", "quit", "moves", "look", "enter", "coach"
+    "move", "gin", "sort", "sheet", "rules", "help", "quit", "moves", "look", "enter",
+    "commitment", "coach",
 ]
 
 
@@ -64,6 +65,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("l, look, Enter", "show the table again (Enter also deals the next hand)"),
     ("coach [on|off]", "the coach: a remark on each of your decisions, a review after each hand"),
     ("sheet", "the score sheet"),
+    ("commitment", "the sealed deal's commitment in full (between hands: the next hand's)"),
+    ("seed TEXT", "before a deal: deal it with your own client seed TEXT"),
     ("rules", "the rules of this match"),
     ("h, ?, help", "this help"),
     ("q, quit", "save and leave; the next start resumes the match"),
@@ -88,6 +91,7 @@ for _words, _cmd in (
     (("coach",), Command("coach")),
     (("coach on",), Command("coach", arg="on")),
     (("coach off",), Command("coach", arg="off")),
+    (("commitment", "commit"), Command("commitment")),
 ):
     for _w in _words:
         _SIMPLE[_w] = _cmd

@@ -5,6 +5,7 @@ import { api, ensurePlayer } from "./api.js";
 import { backElement, cardElement, name } from "./cards.js";
 import { actionState, render } from "./render.js";
 import { openHistory, openNewGame, openRules, setupSettings, reducedMotion } from "./panels.js";
+import { clientSeedFor, observe, renderSealed, showSeedError } from "./sealed.js";
 import { setupLearn } from "./learn.js";
 import { setupCoach } from "./coach.js";
 
@@ -54,9 +55,10 @@ function draw(extra = {}) {
   const active = document.activeElement;
   const focusCard = active && active.closest && active.closest("#hand") ? active.dataset.card : null;
   render(state, ui, { busy, ...extra });
+  if (!extra.anim) renderSealed(state, nextHand);
   document.body.dataset.version = String(state.version);
   document.body.dataset.status = state.status;
-  document.body.dataset.phase = state.hand.phase;
+  document.body.dataset.phase = state.hand ? state.hand.phase : "deal";
   if (focusCard) {
     const el = $("hand").querySelector(`[data-card="${focusCard}"]`)
       || $("hand").querySelectorAll(".card")[Math.min(ui.focusIndex, ui.order.length - 1)];
@@ -139,7 +141,9 @@ async function playBack(next, ownMoveText) {
   }
   setBusy(false);
   draw();
-  if (next.hand.result) {
+  if (!next.hand) {
+    speech.push("Deal the first hand.");
+  } else if (next.hand.result) {
     speech.push(next.hand.result.explanation);
     if (next.status === "over") speech.push(next.score.winner === "you" ? "You won the match." : next.score.winner === "computer" ? "The computer won the match." : "The match is a tie.");
     $("btn-next").focus();
@@ -150,10 +154,12 @@ async function playBack(next, ownMoveText) {
 }
 
 async function load(next, ownMoveText = "") {
-  const handChanged = !state || state.id !== next.id || state.hand.number !== next.hand.number;
+  const number = (st) => (st.hand ? st.hand.number : 0);
+  const handChanged = !state || state.id !== next.id || number(state) !== number(next);
   state = next;
+  observe(state);
   if (handChanged) { ui.selected = null; ui.focusIndex = 0; }
-  if (ui.selected && !state.hand.cards.includes(ui.selected)) ui.selected = null;
+  if (ui.selected && !(state.hand && state.hand.cards.includes(ui.selected))) ui.selected = null;
   $("last-move").textContent = "";
   await playBack(next, ownMoveText);
 }
@@ -192,7 +198,7 @@ async function perform(act) {
 async function recover(err) {
   showReason(err.message);
   if (err.status === 409 && state) {
-    try { state = await api.state(state.id); } catch { /* keep the old state */ }
+    try { state = await api.state(state.id); observe(state); } catch { /* keep the old state */ }
   }
   draw();
 }
@@ -200,16 +206,19 @@ async function recover(err) {
 async function nextHand() {
   if (hooks.mover) return;  // a sample situation has no next hand
   const btn = $("btn-next");
-  if (btn.dataset.mode === "new") { startNewGame(); return; }
+  if (state && state.hand && btn.dataset.mode === "new") { startNewGame(); return; }
   if (!state || busy) return;
+  const seed = clientSeedFor(state);
   setBusy(true);
   try {
-    const next = await api.nextHand(state.id, state.version);
+    const next = await api.nextHand(state.id, state.version, seed);
     await load(next);
     afterMove(false, false);
     focusHand();
   } catch (err) {
     setBusy(false);
+    // A refused client seed is explained beside its field, which keeps what was typed.
+    if (err.status === 400 && seed !== null) { draw(); showSeedError(err.message); return; }
     await recover(err);
   }
 }
@@ -256,7 +265,11 @@ function onKey(ev) {
   const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
   if (SHORTCUTS[key]) { ev.preventDefault(); perform(SHORTCUTS[key]); return; }
   if (key === "h") { ev.preventDefault(); focusHand(); return; }
-  if (key === "n") { ev.preventDefault(); if (!$("hand-end").hidden) nextHand(); return; }
+  if (key === "n") {
+    ev.preventDefault();
+    if (!$("hand-end").hidden || !$("deal-panel").hidden) nextHand();
+    return;
+  }
   if (key === "m" || key === "r" || key === "s") {
     ev.preventDefault();
     setSort({ m: "melds", r: "rank", s: "suit" }[key]);
@@ -281,11 +294,12 @@ async function startNewGame() {
 async function startMatch(choice) {
   setBusy(true);
   try {
-    const next = await api.newMatch(choice);
+    // The first hand waits for the player's client seed: the page shows its commitment first.
+    const next = await api.newMatch({ ...choice, deal: false });
     state = null;
     await load(next);
     afterMove(false, false);
-    focusHand();
+    if (next.hand) focusHand(); else $("btn-deal").focus();
     return next;
   } catch (err) {
     setBusy(false);
@@ -302,6 +316,7 @@ const lent = {
   announce: (text) => announce(text),
   show(next) {
     state = next;
+    observe(state);
     ui.selected = null;
     ui.focusIndex = 0;
     $("last-move").textContent = "";
@@ -384,7 +399,7 @@ function wire() {
   $("hand").addEventListener("keydown", onHandKey);
   $("stock").addEventListener("click", () => perform("draw"));
   $("discard-pile").addEventListener("click", () => {
-    if (state && ui.selected && ["discard", "last_chance_knock"].includes(state.hand.phase)) perform("discard");
+    if (state && state.hand && ui.selected && ["discard", "last_chance_knock"].includes(state.hand.phase)) perform("discard");
     else perform("take");
   });
   for (const chip of document.querySelectorAll("[data-sort]")) {
@@ -409,9 +424,10 @@ async function boot() {
     options = await api.options();
     if (me.current_match) {
       state = await api.state(me.current_match);
+      observe(state);
       setBusy(false);
       draw();
-      announce(state.hand.prompt);
+      announce(state.hand ? state.hand.prompt : "Deal the first hand.");
       afterMove(false, false);
     } else {
       setBusy(false);
