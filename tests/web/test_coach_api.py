@@ -4,6 +4,7 @@ reuses them; revisits of finished hands only; ownership and bad input."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +18,7 @@ from ginrummy.store import Store
 from ginrummy.web import create_app
 
 from .helpers import card_tokens, choose
-from .test_api import advance, hidden_cards, new_match, new_player
+from .test_api import advance, new_match, new_player, secrets_now
 
 
 @pytest.fixture()
@@ -64,10 +65,11 @@ def play_hand_with_remarks(
         assert remark["index"] == mine[-1]
         assert hand.history[remark["index"]].seat == 0
         assert remark["move"].split(" with ")[0] == hand.moves[remark["index"]].split(" with ")[0]
-        hidden = hidden_cards(store, state["id"])
+        hidden, seeds = secrets_now(store, state["id"])
         if hidden is not None:
             leaked = card_tokens(remark) & hidden
             assert not leaked, f"hidden cards {leaked} in a remark: {remark}"
+        assert not [s for s in seeds if s in json.dumps(remark)], "a server seed in a remark"
         # Asking costs the match nothing: its version is the one the move produced.
         assert client.get(f"/api/matches/{state['id']}", headers=auth).json()["version"] == (
             state["version"])
@@ -206,3 +208,62 @@ def test_the_coach_judges_a_move_at_a_sample_situation(client: TestClient) -> No
     bad = client.post(f"/api/situations/{situation.id}/coach", json={"move": "discard 9c"})
     assert bad.status_code == 400
     assert client.post("/api/situations/nope/coach", json={"move": "draw"}).status_code == 404
+
+
+def test_the_coach_on_a_sealed_match_reads_finished_hands_only(
+    client: TestClient, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before the first deal there is nothing to remark on or review; once hand 1 is over and
+    hand 2 is being played, hand 1's decisions are reviewed and revisited from a record of the
+    finished hands alone (no deck of hand 2 reaches the coach), and no response holds a server
+    seed not revealed yet."""
+    from ginrummy.web import coach_service
+
+    read: list[str] = []
+    real = coach_service.Position.from_record
+
+    def spy(text: str, **kw: Any) -> Any:
+        read.append(text)
+        return real(text, **kw)
+
+    monkeypatch.setattr(coach_service.Position, "from_record", spy)
+    rng = random.Random(5)
+    auth = new_player(client)
+    # Hollywood: no single hand ends the match, so hand 2 is dealt.
+    state = new_match(client, auth, deal=False, hollywood=True)
+    mid = state["id"]
+    assert state["hand"] is None and state["status"] == "between_hands"
+    assert latest(client, auth, mid) is None
+    assert client.get(f"/api/matches/{mid}/coach/hands/1", headers=auth).status_code == 404
+    assert client.get(f"/api/matches/{mid}/coach/hands/1/decisions/0",
+                      headers=auth).status_code == 404
+    state = advance(client, auth, state, None, client_seed="coached and sealed")
+    state, _ = play_hand_with_remarks(client, store, auth, state, rng)
+    assert state["status"] == "between_hands" and state["hand"]["result"] is not None
+    state = advance(client, auth, state, None)  # hand 2 is dealt and now being played
+    if state["hand"]["your_turn"]:
+        state = advance(client, auth, state, choose(state, rng))
+    assert state["hand"]["number"] == 2 and state["hand"]["result"] is None
+    review = client.get(f"/api/matches/{mid}/coach/hands/1", headers=auth)
+    assert review.status_code == 200, review.text
+    decision = review.json()["decisions"][0]
+    base = f"/api/matches/{mid}/coach/hands/1/decisions/{decision['index']}"
+    shown = client.get(base, headers=auth)
+    assert shown.status_code == 200, shown.text
+    assert shown.json()["table"]["meta"] == {"sealed": None, "situation": None,
+                                             "revisit": shown.json()["table"]["id"]}
+    legal = shown.json()["table"]["hand"]["legal_moves"]
+    answered = client.post(base + "/answer", json={"move": legal[0]}, headers=auth)
+    assert answered.status_code == 200, answered.text
+    # What the coach read: the record of hand 1 alone, which is over.
+    assert read and all(len(loads(text).hands) == 1 for text in read)
+    assert all(loads(text).hands[0].result is not None for text in read)
+    # The hand being played is neither reviewed nor revisited.
+    assert client.get(f"/api/matches/{mid}/coach/hands/2", headers=auth).status_code == 409
+    assert client.get(f"/api/matches/{mid}/coach/hands/2/decisions/0",
+                      headers=auth).status_code == 409
+    _hidden, seeds = secrets_now(store, mid)
+    assert seeds
+    for r in (review, shown, answered, client.get(f"/api/matches/{mid}/coach/latest",
+                                                  headers=auth)):
+        assert not [s for s in seeds if s in r.text], "an unrevealed server seed in a response"

@@ -29,7 +29,7 @@ from .coach_schemas import (
     RevisitOut,
 )
 from .coach_store import CoachNotes
-from .schemas import Action, MatchState, SeatCards
+from .schemas import Action, MatchMeta, MatchState, SeatCards
 from .serialize import NAMES, hand_out, rules_out, score_out
 from .service import HUMAN, Conflict, TableService
 
@@ -155,6 +155,7 @@ class CoachService:
                             self._level(player, match_id))
         done = Action(enabled=False, reason="You have played it again: read the coach's view, "
                       "then try again or go back to your game.")
+        assert table.hand is not None  # a reopened decision always has a hand on the table
         hand = table.hand.model_copy(update={
             "prompt": f"You chose to {found.words}.",
             "actions": dict.fromkeys(table.hand.actions, done),
@@ -199,7 +200,9 @@ class CoachService:
                 break
         else:
             raise NoSuchDecision(f"Hand {number} has no decision of yours before move {index}.")
-        _version, text = self.table.store.load_record(match_id)
+        # The record of the first ``number`` hands, all over: the table refuses a record
+        # that would list the deck of a hand still being played.
+        text = self.table.record(player, match_id, hands=number)
         return Position.from_record(text, hand=number, move=index, seat=HUMAN), played
 
     def _level(self, player: PlayerInfo, match_id: str) -> str:
@@ -223,6 +226,6 @@ class CoachService:
             hand=hand_out(view),
             score=score_out(match, HUMAN),
             computer_moves=[],
-            meta={"revisit": table_id},
+            meta=MatchMeta(sealed=None, situation=None, revisit=table_id),
             coach=None,
         )

@@ -83,7 +83,7 @@ def _table(s: Situation, match: Match, version: int) -> MatchState:
         hand=hand_out(view),
         score=score_out(match, seat),
         computer_moves=[],
-        meta=MatchMeta(sealed=None, situation=s.id),
+        meta=MatchMeta(sealed=None, situation=s.id, revisit=None),
         coach=None,
     )
 

@@ -251,6 +251,10 @@ class MatchMeta(BaseModel):
     situation: str | None = Field(
         None, description="the sample situation this table shows (Learn panel), if any"
     )
+    revisit: str | None = Field(
+        None, description="the decision of a finished hand this table reopens (the coach's "
+        "Revisit), if any: a position, not a dealt hand"
+    )
 
 
 class MatchState(BaseModel):
@@ -269,7 +273,7 @@ class MatchState(BaseModel):
         description="the computer's moves since your last request, in order, for animation"
     )
     meta: MatchMeta = Field(
-        default_factory=lambda: MatchMeta(sealed=None, situation=None),
+        default_factory=lambda: MatchMeta(sealed=None, situation=None, revisit=None),
         description="per-hand facts for the page: sealed deals",
     )
     coach: dict[str, str] | None = Field(None, description="reserved for the coach")

@@ -375,7 +375,9 @@ class TableService:
         self, info: MatchInfo, entry: _Entry, since: tuple[int, int] | None
     ) -> MatchState:
         match = entry.match
-        meta = MatchMeta(sealed=sealed_out(match, entry.sealer, HUMAN), situation=None)
+        meta = MatchMeta(
+            sealed=sealed_out(match, entry.sealer, HUMAN), situation=None, revisit=None
+        )
         view = match.view(HUMAN) if match.hands else None
         moves: list[PublicEvent] = []
         if view is not None and since is not None and since[0] == len(match.hands):
