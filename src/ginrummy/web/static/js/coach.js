@@ -298,11 +298,13 @@ async function lessonCoach(situation, move) {
 
 function afterMove(state, info) {
   if (info.mover || document.body.dataset.mode) return;
-  if (!state.hand.result) hideReview();
+  // No hand yet (the first deal waits for the client seed): nothing to review.
+  const over = Boolean(state.hand && state.hand.result);
+  if (!over) hideReview();
   if (state.status === "abandoned") { clearRemark(); return; }
   if (on && info.own) fetchRemark(state);
   if (!info.own) clearRemark();
-  if (state.hand.result) showReview(state);
+  if (over) showReview(state);
 }
 
 function afterDraw() {

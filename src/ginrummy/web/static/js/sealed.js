@@ -196,8 +196,9 @@ async function downloadRecord(state) {
 
 /** Draw the sealed parts of the table: the first deal's panel, the hand-end seal, the line. */
 export function renderSealed(state, onDeal) {
-  if (state.meta && state.meta.situation) {
-    // A sample situation (Learn panel) is a position, not a dealt hand: nothing is sealed.
+  if (state.meta && (state.meta.situation || state.meta.revisit)) {
+    // A sample situation (Learn panel) or a decision reopened by the coach (Revisit) is a
+    // position, not a dealt hand: nothing is sealed.
     $("deal-panel").hidden = true;
     $("hand-meta").replaceChildren();
     $("deal-seal").replaceChildren();
