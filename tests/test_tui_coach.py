@@ -5,10 +5,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+import ginrummy.tui.table as table_module
 from ginrummy.coach import Coach
 from ginrummy.tui.parse import Command, parse_command
 from ginrummy.tui.saves import SavedMatch
-from test_tui_table import META, NAMES, Session
+from ginrummy.tui.table import SEALED_TIP
+from ginrummy.tui.tutorial import FINAL_TIP, tutorial_tip
+from test_tui_sealed import sealed
+from test_tui_table import META, NAMES, Session, scripted
 from test_tui_terminal import _Collect, answer, prompt, spawn
 from tui_support import greedy_choice, match_with
 
@@ -62,9 +68,11 @@ def test_play_with_the_coach_in_a_terminal(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--plain", "--level", "random", "--coach", "--seed", "coach")
     log: list[str] = []
     child.logfile_read = _Collect(log)
+    assert prompt(child) == "Press Enter to deal hand 1 (q to quit)"  # the sealed first deal
+    child.sendline("")
     for _ in range(120):
         question = prompt(child)
-        if question is None or question.startswith("Press Enter"):
+        if question is None or question.startswith("Press Enter to deal hand 2"):
             break
         child.sendline(answer(child, question))
     else:
@@ -75,4 +83,39 @@ def test_play_with_the_coach_in_a_terminal(tmp_path: Path) -> None:
     child.close()
     text = "".join(log)
     assert "Coach: [" in text
-    assert "The coach's review of hand 1" in text
+    # The hand's end shows the revealed server seed, then the coach's review, then the sheet.
+    revealed = text.index("Hand 1 was sealed: its server seed, revealed now, is ")
+    review = text.index("The coach's review of hand 1")
+    assert revealed < review < text.index("Score sheet", review)
+
+
+def test_a_sealed_match_with_the_tutorial_and_the_coach(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 'coach on' makes the table's own coach: a light one here (the table is tested, not it).
+    monkeypatch.setattr(table_module, "Coach", lambda seed: Coach(seed=seed, samples=16))
+    turn = scripted(1)[0]
+    script: list[object] = ["coach on", "sheet"] + [
+        lambda view: "q" if view is not None and view.phase == "over" else turn(view)] * 80
+    s = Session(sealed("tips and coach"), tmp_path, script)
+    s.table.tips = tutorial_tip
+    s.run()
+    lines = s.text.splitlines()
+    # Before the first deal: the coach is switched on (no hand to review yet), and the sealed
+    # tip follows the seal's own lines once, never the coach's answer or the sheet.
+    assert "The coach is on" in s.text
+    assert "The coach's review of hand 1" in s.text
+    assert s.text.index("The coach is on") < s.text.index("The coach's review of hand 1")
+    tips = [i for i, line in enumerate(lines) if line == SEALED_TIP]
+    assert len(tips) == 1 and lines[tips[0] - 1].startswith("Your client seed: ")
+    # During the hand: a tip before each decision, the coach's remark after it, never on one
+    # line.
+    remarks = [line for line in lines if line.startswith("Coach: [")]
+    assert len(remarks) >= 3
+    assert not [line for line in lines if "Tip:" in line and "Coach:" in line]
+    # The hand's end: the revealed seed, the review, the sheet, the last tip, the next seal.
+    at = s.text.index("Hand 1 is over")
+    for part in ("Hand 1 was sealed: its server seed, revealed now, is ",
+                 "The coach's review of hand 1", "Score sheet", FINAL_TIP,
+                 "Hand 2 is sealed: commitment "):
+        at = s.text.index(part, at)  # each after the one before (ValueError otherwise)

@@ -307,8 +307,9 @@ class TerminalTable:
                  "each hand." if self.coach is not None else "The coach is off.")
 
     def _show_review(self) -> None:
-        """The coach's review of the hand just finished (reusing the remarks made in it)."""
-        if self.coach is None:
+        """The coach's review of the hand just finished (reusing the remarks made in it);
+        nothing before the first deal, when there is no hand to review."""
+        if self.coach is None or not self.match.hands or not self.match.hand.over:
             return
         number = len(self.match.hands)
         known = self._remarks if self._remarks_hand == number else {}
@@ -487,8 +488,12 @@ class TerminalTable:
                 self.say(FINAL_TIP, "green")
                 self.tips = None
         n = len(self.match.hands)
+        fresh = self._shown_seal != n
         self._show_seal(n)
-        if self.tips is not None and not self.match.hands and self.saved.sealer is not None:
+        # The tip speaks of "the line above": it follows the seal's lines, once, and never a
+        # later answer (the coach switched on, the sheet) at the same prompt.
+        if (fresh and self.tips is not None and not self.match.hands
+                and self.saved.sealer is not None):
             self.say(SEALED_TIP, "green")
         line = self.ask(f"Press Enter to deal hand {n + 1} (q to quit) > ")
         word = line.strip().lower()
