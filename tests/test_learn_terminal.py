@@ -93,6 +93,9 @@ def test_the_question_never_shows_the_opponent_s_hidden_cards() -> None:
 def test_play_tutorial_tips_each_decision_and_can_be_skipped(tmp_path: Path) -> None:
     child = spawn("play", "--tutorial", "--plain", "--seed", "tip", data=tmp_path)
     child.expect_exact("New match: traditional")
+    child.expect_exact("Tip: press Enter to deal.")  # the first hand is sealed first
+    child.expect_exact("Press Enter to deal hand 1")
+    child.sendline("")
     child.expect(r"Tip: (the upcard|start your turn)")
     first = child.match.group(1)
     child.expect(r"> $")

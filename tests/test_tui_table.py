@@ -12,7 +12,7 @@ from rich.console import Console
 from ginrummy.errors import IllegalMoveError
 from ginrummy.hand import Hand
 from ginrummy.match import Match
-from ginrummy.players import make
+from ginrummy.players import Player, make
 from ginrummy.rules import get_rules
 from ginrummy.tui.parse import short_move
 from ginrummy.tui.saves import SavedMatch, SaveMeta, SaveStore
@@ -26,11 +26,13 @@ NAMES = ("You", "Computer")
 class Session:
     """A table wired to a recording console, a store in a temporary directory and a script.
 
-    Each script item is a line of text, or a function of the human's view returning one.
-    When the script runs out the input ends (as Ctrl-D would), which saves and leaves.
+    Each script item is a line of text, or a function of the human's view (``None`` before the
+    first deal) returning one. When the script runs out the input ends (as Ctrl-D would),
+    which saves and leaves.
     """
 
-    def __init__(self, saved: SavedMatch, tmp: Path, script: Iterable[object]) -> None:
+    def __init__(self, saved: SavedMatch, tmp: Path, script: Iterable[object],
+                 player: Player | None = None, client_seed: str | None = None) -> None:
         self.out = io.StringIO()
         self.console = Console(file=self.out, width=200, color_system=None)
         self.store = SaveStore(tmp / "data")
@@ -39,8 +41,8 @@ class Session:
         self.script = list(script)
         self.prompts: list[str] = []
         self.table = TerminalTable(
-            saved, make(saved.meta.level, seed=saved.meta.computer_seed), self.store,
-            self.console, plain=True, ask=self.ask,
+            saved, player or make(saved.meta.level, seed=saved.meta.computer_seed), self.store,
+            self.console, plain=True, ask=self.ask, client_seed=client_seed,
         )
 
     def ask(self, prompt: str) -> str | None:
@@ -49,7 +51,7 @@ class Session:
             return None
         item = self.script.pop(0)
         if callable(item):
-            return str(item(self.table.view()))
+            return str(item(self.table.view() if self.table.match.hands else None))
         return str(item)
 
     def run(self) -> bool:
@@ -136,7 +138,7 @@ def scripted(n: int) -> list[Callable[[object], str]]:
     """``n`` turns of the greedy human; between hands it presses Enter."""
 
     def turn(view: object) -> str:
-        if view.phase == "over":  # type: ignore[attr-defined]
+        if view is None or view.phase == "over":  # type: ignore[attr-defined]
             return ""
         return human(view)
 

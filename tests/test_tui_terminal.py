@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from ginrummy.hand import Hand
 from ginrummy.match import Match
 from ginrummy.melds import min_deadwood
 from ginrummy.rules import get_rules
+from ginrummy.tui.sealing import derived_client_seed, make_sealer
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 TIMEOUT = 30
@@ -110,6 +112,13 @@ def test_a_whole_match_in_the_terminal(tmp_path: Path) -> None:
     assert not (tmp_path / "current.toml").exists()
     [kept] = list((tmp_path / "finished").iterdir())
     assert re.search(r"result = \"(knock|gin|undercut|big_gin): seat \d scores", kept.read_text())
+    # Every hand was dealt from a sealed deal: the finished file passes 'ginrummy verify'.
+    assert f"Check every deal: ginrummy verify {kept}" in text
+    env = dict(os.environ, PYTHONPATH=str(SRC))
+    checked = subprocess.run([sys.executable, "-m", "ginrummy", "verify", str(kept)], env=env,
+                             capture_output=True, text=True, timeout=TIMEOUT)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert re.search(r"All \d+ finished hand\(s\) verified\.", checked.stdout)
 
 
 class _Collect:
@@ -125,13 +134,23 @@ class _Collect:
         pass
 
 
+def sealed_first_hand(seed: str) -> Hand:
+    """The first hand ``ginrummy play --seed SEED`` deals when Enter takes the offered client
+    seed: its sealed deal derived from the seed (docs/terminal.md)."""
+    match = Match(get_rules("traditional"), seed=seed, start=False)
+    sealer = make_sealer(match, reproducible_from=seed)
+    sealer.commitment(0)
+    sealer.set_client_seed(0, derived_client_seed(seed, 0))
+    match.next_hand()
+    return match.hand
+
+
 def first_turn_seed() -> tuple[str, Hand]:
     """A seed whose first hand offers the upcard to the human (the computer deals)."""
-    rules = get_rules("traditional")
     for i in range(100):
-        match = Match(rules, seed=f"bad-{i}")
-        if match.hand.dealer == 1:
-            return f"bad-{i}", match.hand
+        hand = sealed_first_hand(f"bad-{i}")
+        if hand.dealer == 1:
+            return f"bad-{i}", hand
     raise AssertionError("no seed found")
 
 
@@ -155,6 +174,8 @@ def test_bad_input_gets_the_right_message_and_play_goes_on(tmp_path: Path) -> No
         if held >> c & 1 and c != upcard and min_deadwood(held & ~(1 << c)) > 10
     )
     child = spawn(tmp_path, "--plain", "--level", "random", "--seed", seed)
+    assert prompt(child) == "Press Enter to deal hand 1 (q to quit)"
+    child.sendline("")
     text = str(Card(upcard))  # plain mode writes a ten as 10h, not Th
     label = ("10" if text[0] == "T" else text[0]) + text[1]
     assert prompt(child) == f"Take the upcard {label} (t) or pass (p)"
@@ -194,7 +215,7 @@ def uninterrupted(tmp: Path, seed: str) -> str:
 
 
 def test_a_killed_table_resumes_with_every_acknowledged_move(tmp_path: Path) -> None:
-    seed = "kill"
+    seed = "kill-6"  # a long first hand: both kills land mid-hand
     expected = uninterrupted(tmp_path / "whole", seed)
     data = tmp_path / "killed"
     child = spawn(data, *FAST, "--seed", seed)
@@ -243,7 +264,12 @@ def test_a_corrupt_save_is_reported_kept_aside_and_a_new_match_starts(tmp_path: 
     finish(child)
     assert kept.read_bytes() == garbage
     assert kept.parent == tmp_path
-    assert "[[hands]]" in (tmp_path / "current.toml").read_text()
+    # The new match is saved with its first hand sealed, waiting to be dealt.
+    from ginrummy.tui.saves import SaveStore
+
+    new = SaveStore(tmp_path).read()
+    assert new.sealer is not None and not new.match.hands
+    assert len(new.sealer.public(0)["commitment"]) == 64
 
 
 def test_hollywood_keeps_three_games_side_by_side(tmp_path: Path) -> None:
@@ -252,7 +278,7 @@ def test_hollywood_keeps_three_games_side_by_side(tmp_path: Path) -> None:
     while True:
         question = prompt(child)
         assert question is not None
-        if question.startswith("Press Enter"):
+        if question.startswith("Press Enter to deal hand 2"):
             break
         child.sendline(answer(child, question))
     screen = child.before or ""
@@ -291,6 +317,8 @@ def test_new_abandons_the_saved_match_only_when_confirmed(tmp_path: Path) -> Non
 
 def test_the_table_draws_card_symbols_without_plain(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--level", "random", "--seed", "pretty")
+    child.expect_exact("Press Enter to deal hand 1")
+    child.sendline("")
     child.expect("Your cards: ")
     child.expect(r"> (\x1b\[0m)?$")  # the prompt is bold: the style ends after it
     assert re.search("[♣♦♥♠]", child.before or "")
@@ -329,3 +357,21 @@ def test_a_save_against_a_missing_level_is_left_alone(tmp_path: Path) -> None:
     finish(child)
     [kept] = list(tmp_path.glob("current.abandoned-*.toml"))
     assert kept.read_bytes() == content
+
+
+def test_a_bad_client_seed_option_gets_the_engines_message(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--plain", "--client-seed", "ends with a space ")
+    child.expect_exact("the client seed may not begin or end with a space")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
+    assert not (tmp_path / "current.toml").exists()
+    # A good one deals the first hand with it.
+    child = spawn(tmp_path, *FAST, "--client-seed", "mine, all mine")
+    child.expect_exact("Your client seed: mine, all mine (from --client-seed;")
+    assert prompt(child) == "Press Enter to deal hand 1 (q to quit)"
+    child.sendline("")
+    assert prompt(child) is not None
+    child.sendline("q")
+    finish(child)
+    assert 'client_seed = "mine, all mine"' in (tmp_path / "current.toml").read_text()

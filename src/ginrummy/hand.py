@@ -307,6 +307,97 @@ class Hand:
         other._known = self._known[:]
         return other
 
+    @classmethod
+    def determinize(
+        cls, view: PlayerView, opponent_mask: int, stock: Sequence[int]
+    ) -> Hand:
+        """A hand at the position ``view`` describes, with the hidden cards filled in.
+
+        For search by a computer player: ``opponent_mask`` is a guess at the opponent's whole
+        hand (it must hold every card the view knows the opponent has, and have as many cards
+        as the opponent holds) and ``stock`` a guess at the stock, top card first; together
+        they must use exactly the cards the view has not seen. Everything else comes from the
+        view, so ``determinize(view, ...).view(view.seat) == view`` (scores and hand number
+        aside, which belong to the match).
+
+        The result plays on from the view's position like any hand; its past is only what the
+        view knew: moves before it cannot be undone, the opponent's stock draws carry no card,
+        and it has no deck (``deck`` is empty: there was no deal). Raises
+        :class:`IllegalMoveError` when the guess does not fit the view or the hand is over.
+        """
+        if view.phase == OVER:
+            raise IllegalMoveError("The hand is over; there is nothing hidden to fill in.")
+        seat = view.seat
+        opponent = 1 - seat
+        unseen = view.unseen_mask
+        known = view.opponent_known_mask
+        if isinstance(opponent_mask, bool) or not isinstance(opponent_mask, int):
+            raise IllegalMoveError(f"the opponent's hand is a card mask, not {opponent_mask!r}")
+        if opponent_mask & ~(unseen | known):
+            raise IllegalMoveError(
+                f"the opponent cannot hold {mask_text(opponent_mask & ~(unseen | known))}: "
+                "this seat has seen those cards elsewhere"
+            )
+        if known & ~opponent_mask:
+            raise IllegalMoveError(
+                f"the opponent is known to hold {mask_text(known & ~opponent_mask)}"
+            )
+        if opponent_mask.bit_count() != view.opponent_card_count:
+            raise IllegalMoveError(
+                f"the opponent holds {view.opponent_card_count} cards, "
+                f"not {opponent_mask.bit_count()}"
+            )
+        stock_cards = [int(c) for c in to_cards(list(stock))]
+        stock_mask = 0
+        for c in stock_cards:
+            stock_mask |= 1 << c
+        if len(stock_cards) != view.stock_count or stock_mask.bit_count() != len(stock_cards):
+            raise IllegalMoveError(
+                f"the stock holds {view.stock_count} different cards, "
+                f"not {len(stock_cards)} ({stock_mask.bit_count()} different)"
+            )
+        if stock_mask | (opponent_mask & ~known) != unseen or stock_mask & opponent_mask:
+            raise IllegalMoveError(
+                "the opponent's hidden cards and the stock must be exactly the unseen cards"
+            )
+        hand = cls.__new__(cls)
+        hand.rules = view.rules
+        hand.dealer = view.dealer
+        hand.deck = ()
+        hands = [0, 0]
+        hands[seat] = view.hand_mask
+        hands[opponent] = opponent_mask
+        hand.hands = hands
+        hand.stock = stock_cards[::-1]
+        hand.discard_pile = [int(c) for c in view.discard_pile]
+        hand.to_play = view.to_play
+        hand.phase = view.phase
+        hand.upcard = view.upcard
+        hand.knock_limit = view.knock_limit
+        hand.multiplier = view.multiplier
+        hand.result = None
+        hand._undo = []
+        hand.history = []
+        hand._public = [[], []]
+        hand._took = [[], []]
+        hand._passed = [[], []]
+        hand._discards = [[], []]
+        hand._known = [0, 0]
+        for e in view.history:
+            text = e.kind if e.card is None or e.kind != "discard" else _DISCARD_TEXT[e.card]
+            hand._record(Event(e.seat, e.kind, e.card, text))
+        # The hidden cards in the history are unknown, whoever looks: keep the view's record.
+        hand._public[seat] = list(view.history)
+        last = view.history[-1] if view.history else None
+        hand.taken = -1
+        hand.drawn = -1
+        if view.phase in (DISCARD, LAST_CHANCE_KNOCK) and last is not None:
+            if last.kind == "take" and last.card is not None:
+                hand.taken = int(last.card)
+            elif last.kind == "draw" and last.card is not None:
+                hand.drawn = int(last.card)
+        return hand
+
     # ---------------------------------------------------------------------------------------
     # Legal moves.
 

@@ -10,6 +10,11 @@ a copy of the database does not let anyone act as a player. Every change to a ma
 transaction guarded by the match's ``version`` (optimistic concurrency): a save that does not
 find the version it expects changes nothing and raises :class:`ConflictError`.
 
+A match dealt from sealed deals also has a row in ``match_seals``: the private state of its
+:class:`~ginrummy.sealer.DealSealer` (the server seeds, unrevealed ones included), saved in the
+same transaction as the record. It is a table of its own so that databases written before sealed
+deals gain it with ``create_all`` and their matches stay loadable (they have no row: unsealed).
+
 >>> store = Store("sqlite://")
 >>> player, token = store.create_player("Ann")
 >>> store.player_by_token(token) == player, store.player_by_token("forged") is None
@@ -113,6 +118,16 @@ class _Match(_Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime)
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime, index=True)
     record: Mapped[str] = mapped_column(Text, deferred=True)
+
+
+class _Seal(_Base):
+    """A match's sealed-deal private state (JSON of ``DealSealer.private_state()``): it holds
+    the server seeds of hands not over yet, so it is never sent to a player."""
+
+    __tablename__ = "match_seals"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    state: Mapped[str] = mapped_column(Text)
 
 
 class _HandRow(_Base):
@@ -258,8 +273,11 @@ class Store:
         winner: int | None = None,
         hands: Sequence[HandSummary] = (),
         abandon_others: bool = True,
+        seals: str | None = None,
     ) -> MatchInfo:
-        """Save a new match; the player's unfinished matches become ``abandoned`` first."""
+        """Save a new match; the player's unfinished matches become ``abandoned`` first.
+
+        ``seals`` is the sealed-deal private state, kept beside the record (see the module)."""
         now = _now()
         with self._tx() as s:
             if abandon_others:
@@ -290,6 +308,8 @@ class Store:
             s.flush()
             for h in hands:
                 s.add(_hand_row(row.id, player_id, h))
+            if seals is not None:
+                s.add(_Seal(match_id=row.id, state=seals))
             s.flush()
             return _info(row)
 
@@ -309,6 +329,17 @@ class Store:
             ).one()
         return row[0], row[1]
 
+    def load_match(self, match_id: str) -> tuple[int, str, str | None]:
+        """The match's version, record text and sealed-deal private state (``None`` for a
+        match dealt without sealed deals), read together in one transaction."""
+        with self._tx() as s:
+            row = s.execute(
+                select(_Match.version, _Match.record, _Seal.state)
+                .outerjoin(_Seal, _Seal.match_id == _Match.id)
+                .where(_Match.id == match_id)
+            ).one()
+        return row[0], row[1], row[2]
+
     def save_match(
         self,
         match_id: str,
@@ -320,11 +351,13 @@ class Store:
         scores: tuple[int, int],
         winner: int | None,
         new_hands: Sequence[HandSummary] = (),
+        seals: str | None = None,
     ) -> int:
         """Store the match's new state and its newly finished hands in one transaction.
 
-        Returns the new version; raises :class:`ConflictError` (changing nothing) when the
-        stored version is not ``expected_version``.
+        ``seals``, when given, replaces the match's sealed-deal private state in the same
+        transaction. Returns the new version; raises :class:`ConflictError` (changing nothing)
+        when the stored version is not ``expected_version``.
         """
         with self._tx() as s:
             done = s.execute(
@@ -347,6 +380,12 @@ class Store:
             assert row is not None
             for h in new_hands:
                 s.add(_hand_row(match_id, row.player_id, h))
+            if seals is not None:
+                seal = s.get(_Seal, match_id)
+                if seal is None:
+                    s.add(_Seal(match_id=match_id, state=seals))
+                else:
+                    seal.state = seals
         return expected_version + 1
 
     def current_match(self, player_id: int) -> MatchInfo | None:

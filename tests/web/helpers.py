@@ -59,3 +59,19 @@ def card_tokens(data: Any) -> set[str]:
 
     walk(data)
     return found
+
+
+def where_cards(data: Any, cards: set[str], path: str = "") -> list[str]:
+    """The places (``.hand.cards[3]``) of the strings in ``data`` that name any of ``cards``,
+    with the string: what a failed leak check reports."""
+    out: list[str] = []
+    if isinstance(data, str):
+        if card_tokens(data) & cards:
+            out.append(f"{path or '.'} = {data!r}")
+    elif isinstance(data, dict):
+        for k, v in data.items():
+            out += where_cards(v, cards, f"{path}.{k}")
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            out += where_cards(v, cards, f"{path}[{i}]")
+    return out

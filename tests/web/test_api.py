@@ -1,8 +1,9 @@
-"""The JSON API, in process: fairness (no hidden card in any response before a hand ends),
-ownership, bad input, and the lifecycle of a match."""
+"""The JSON API, in process: fairness (no hidden card and no unrevealed server seed in any
+response before a hand ends), ownership, bad input, and the lifecycle of a match."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,9 +15,10 @@ from fastapi.testclient import TestClient
 from ginrummy.cards import Card, cards_of_mask
 from ginrummy.record import loads
 from ginrummy.store import Store
+from ginrummy.verify import verify_record
 from ginrummy.web import create_app
 
-from .helpers import card_tokens, choose
+from .helpers import card_tokens, choose, where_cards
 
 PROFILES = ["traditional", "modern", "browser", "house", "oklahoma"]
 
@@ -46,11 +48,13 @@ def new_match(client: TestClient, auth: dict[str, str], **options: Any) -> dict[
     return state
 
 
-def advance(client: TestClient, auth: dict[str, str], state: dict[str, Any], move: str | None
-            ) -> dict[str, Any]:
+def advance(client: TestClient, auth: dict[str, str], state: dict[str, Any], move: str | None,
+            client_seed: str | None = None) -> dict[str, Any]:
     if state["status"] == "between_hands":
-        r = client.post(f"/api/matches/{state['id']}/next-hand",
-                        json={"version": state["version"]}, headers=auth)
+        body: dict[str, Any] = {"version": state["version"]}
+        if client_seed is not None:
+            body["client_seed"] = client_seed
+        r = client.post(f"/api/matches/{state['id']}/next-hand", json=body, headers=auth)
     else:
         assert move is not None
         r = client.post(f"/api/matches/{state['id']}/moves",
@@ -60,45 +64,100 @@ def advance(client: TestClient, auth: dict[str, str], state: dict[str, Any], mov
     return out
 
 
-def hidden_cards(store: Store, match_id: str) -> set[str] | None:
-    """The cards the person may not know now: the stock and the computer's unrevealed cards
-    (``None`` when the current hand is over: then everything may be shown)."""
-    match = loads(store.load_record(match_id)[1])
+def secrets_now(store: Store, match_id: str) -> tuple[set[str] | None, set[str]]:
+    """What the person may not know now, from the database: the cards of the stock and the
+    computer's unrevealed cards (``None`` when the current hand is over: then everything may be
+    shown), and the server seeds of the hand being played and of the hands sealed but not dealt
+    (from the sealer's private state)."""
+    _version, text, seals = store.load_match(match_id)
+    assert seals is not None
+    match = loads(text)
+    seeds = {
+        h["server_seed"] for n, h in enumerate(json.loads(seals)["hands"])
+        if n >= len(match.hands) or not match.hands[n].over
+    }
+    if not match.hands:
+        return set(), seeds
     hand = match.hand
     if hand.over:
-        return None
+        return None, seeds
     known = match.view(0).opponent_known_mask
     secret = (hand.hands[1] & ~known) | sum(1 << c for c in hand.stock)
-    return {str(c) for c in cards_of_mask(secret)}
+    return {str(c) for c in cards_of_mask(secret)}, seeds
 
 
 @pytest.mark.parametrize("matches", [
     8, pytest.param(80, marks=pytest.mark.slow, id="80-matches"),
 ])
-def test_no_response_shows_a_hidden_card_before_the_hand_ends(
+def test_no_response_shows_a_hidden_card_or_seed_before_the_hand_ends(
     client: TestClient, store: Store, matches: int
 ) -> None:
+    """Every answer is scanned for the hidden cards and for every server seed not revealed
+    yet; every finished hand's revealed seal then verifies with ``ginrummy.verify``, against
+    the commitment the person was shown before the deal."""
     rng = random.Random(20240601 + matches)
     auth = new_player(client)
     checked = hands_seen = 0
     for i in range(matches):
-        state = new_match(
-            client, auth, profile=PROFILES[i % 5], hollywood=i % 3 == 0,
-            last_discard_chance=i % 2 == 1,
-        )
-        while state["status"] != "over" and state["hand"]["number"] <= 6:
-            hidden = hidden_cards(store, state["id"])
+        mid = ""
+        texts: list[str] = []
+        # Half the matches wait for the person's client seed before the first deal.
+        r = client.post("/api/matches", headers=auth, json={
+            "level": "random", "profile": PROFILES[i % 5], "hollywood": i % 3 == 0,
+            "last_discard_chance": i % 2 == 1, "deal": i % 2 == 0})
+        assert r.status_code == 201
+        state, texts = r.json(), [r.text]
+        mid = state["id"]
+        shown: dict[int, str] = {}  # hand number -> commitment shown before its deal
+        while state["status"] != "over" and (state["hand"] is None
+                                            or state["hand"]["number"] <= 6):
+            sealed = state["meta"]["sealed"]
+            hidden, secrets = secrets_now(store, mid)
+            assert secrets and not any(s in texts[-1] for s in secrets), "a server seed leaked"
+            if sealed["next"] is not None:
+                shown[sealed["next"]["hand"]] = sealed["next"]["commitment"]
+                assert sealed["next"]["server_seed"] is None and sealed["next"]["deck"] is None
             if hidden is not None:
-                leaked = card_tokens(state) & hidden
-                assert not leaked, f"hidden cards {leaked} in a response: {state['hand']}"
-                assert "deck" not in str(state) and "seed" not in str(state)
+                # The match id is random URL-safe text: it can spell a card ("-2d_") by chance
+                # (about one id in 1,200), so it is left out of the scan.
+                scanned = {k: v for k, v in state.items() if k != "id"}
+                leaked = card_tokens(scanned) & hidden
+                assert not leaked, f"hidden cards {leaked} in {where_cards(scanned, leaked)}"
+                if sealed["hand"] is not None:
+                    assert sealed["hand"]["server_seed"] is None
+                    assert sealed["hand"]["deck"] is None
                 checked += 1
             else:
                 hands_seen += 1
                 # Once over, the computer's hand is shown: the scanner does find cards.
                 assert set(state["hand"]["result"]["computer"]["cards"]) <= card_tokens(state)
-            move = None if state["status"] == "between_hands" else choose(state, rng, wild=0.2)
-            state = advance(client, auth, state, move)
+                revealed = sealed["hand"]
+                number = revealed["hand"]
+                assert revealed["server_seed"] and revealed["deck"]
+                record = client.get(f"/api/matches/{mid}/record?hands={number}", headers=auth)
+                assert record.status_code == 200
+                report = verify_record(
+                    record.text, published={n: c for n, c in shown.items() if n <= number})
+                # (A match dealt at once showed hand 1's commitment only with the deal.)
+                assert set(shown) >= set(range(2 if i % 2 == 0 else 1, number + 1))
+                assert report.ok and [h.status for h in report.hands] == ["verified"] * number
+                assert f'server_seed = "{revealed["server_seed"]}"' in record.text
+                assert " ".join(revealed["deck"]) in record.text
+            move = seed = None
+            if state["status"] == "between_hands":
+                seed = f"seed {i} ♥ {rng.randrange(10**6)}" if rng.random() < 0.5 else None
+            else:
+                move = choose(state, rng, wild=0.2)
+            r = (client.post(f"/api/matches/{mid}/next-hand", headers=auth,
+                             json={"version": state["version"], "client_seed": seed})
+                 if move is None else
+                 client.post(f"/api/matches/{mid}/moves", headers=auth,
+                             json={"move": move, "version": state["version"]}))
+            assert r.status_code == 200, r.text
+            state = r.json()
+            texts.append(r.text)
+            if seed is not None:
+                assert state["meta"]["sealed"]["hand"]["client_seed"] == seed
     assert checked > 40 * matches and hands_seen > matches
 
 

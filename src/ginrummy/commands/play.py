@@ -3,7 +3,6 @@ and resumed on the next start."""
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,13 +11,20 @@ from click.core import ParameterSource
 from platformdirs import user_data_dir
 from rich.console import Console
 
+from ..coach import Coach
 from ..errors import GinRummyError
-from ..match import Match
 from ..players import Player, make, names
 from ..rules import RuleSet
+from ..shuffle import SealError, check_client_seed
 from ..tui.render import asciify
-from ..tui.saves import CorruptSaveError, SavedMatch, SaveLockedError, SaveMeta, SaveStore
-from ..tui.table import TerminalTable
+from ..tui.saves import (
+    CorruptSaveError,
+    SavedMatch,
+    SaveLockedError,
+    SaveStore,
+    new_saved_match,
+)
+from ..tui.table import COACH_SEED, TerminalTable
 from ..tui.tutorial import tutorial_tip
 from .options import build_rules, rule_options
 
@@ -76,8 +82,9 @@ def _confirm(console: Console, question: str) -> bool:
 def _describe_saved(saved: SavedMatch) -> str:
     match = saved.match
     a, b = match.score.totals
+    where = f"hand {len(match.hands)}" if match.hands else "hand 1 not dealt yet"
     return (
-        f"hand {len(match.hands)}, {saved.names[0]} {a} to {saved.names[1]} {b}, "
+        f"{where}, {saved.names[0]} {a} to {saved.names[1]} {b}, "
         f"{match.rules.describe()}, level {saved.meta.level}"
     )
 
@@ -90,7 +97,19 @@ def _describe_saved(saved: SavedMatch) -> str:
     metavar="easy|medium|hard|expert",
     help="How well the computer plays (default: medium, or the best this version has).",
 )
-@click.option("--seed", default=None, help="Seed of the deal and of the computer (reproducible).")
+@click.option(
+    "--seed",
+    default=None,
+    help="Seed of the deals and of the computer (reproducible; the sealed deals' server seeds "
+    "are then derived from it, so they protect no one from whoever knows it).",
+)
+@click.option(
+    "--client-seed",
+    default=None,
+    metavar="TEXT",
+    help="Your client seed for every hand dealt in this session (default: drawn at random; "
+    "'seed TEXT' before a deal chooses one for that hand).",
+)
 @click.option("--name", default="You", show_default=True, help="Your name on the score sheet.")
 @click.option(
     "--new",
@@ -112,6 +131,13 @@ def _describe_saved(saved: SavedMatch) -> str:
     help="A calm first round: a tip before each decision (type skip to stop them); a new "
     "match is played against the easiest level.",
 )
+@click.option(
+    "--coach",
+    "with_coach",
+    is_flag=True,
+    help="The coach: a remark on each of your decisions and a review after each hand "
+    "(type 'coach on' or 'coach off' at the table to switch it).",
+)
 @click.pass_context
 def play(
     ctx: click.Context,
@@ -121,11 +147,13 @@ def play(
     last_discard_chance: bool,
     level: str | None,
     seed: str | None,
+    client_seed: str | None,
     name: str,
     new_match: bool,
     data_dir: Path | None,
     plain: bool,
     tutorial: bool,
+    with_coach: bool,
 ) -> None:
     """Play a match against the computer in the terminal.
 
@@ -140,6 +168,11 @@ def play(
     _make_player(chosen_level, "check")  # refuse an unknown level before anything else
     if not name.strip() or name.strip().lower() == COMPUTER.lower():
         raise click.BadParameter(f"choose a name other than {name!r}", param_hint="--name")
+    if client_seed is not None:
+        try:
+            check_client_seed(client_seed)
+        except SealError as exc:
+            raise click.BadParameter(str(exc), param_hint="--client-seed") from None
     directory = data_dir if data_dir is not None else Path(user_data_dir("ginrummy"))
     store = SaveStore(directory)
     try:
@@ -185,7 +218,9 @@ def play(
                     "Type ? for help.")
             player = _make_player(saved.meta.level, saved.meta.computer_seed)
             TerminalTable(saved, player, store, console, plain=plain,
-                          tips=tutorial_tip if tutorial else None).run()
+                          client_seed=client_seed,
+                          tips=tutorial_tip if tutorial else None,
+                          coach=Coach(seed=COACH_SEED) if with_coach else None).run()
     except SaveLockedError as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
@@ -218,14 +253,4 @@ def _resume(store: SaveStore, say: Callable[[str], None]) -> SavedMatch | None:
 
 
 def _start(rules: RuleSet, level: str, seed: str | None, name: str) -> SavedMatch:
-    match_seed = seed if seed is not None else secrets.token_hex(16)
-    meta = SaveMeta(
-        level=level,
-        human_seat=0,
-        match_seed=match_seed,
-        computer_seed=f"{match_seed}/computer",
-    )
-    match = Match(rules, seed=match_seed)
-    return SavedMatch(match, (name, COMPUTER), meta)
-
-
+    return new_saved_match(rules, level, seed, (name, COMPUTER))

@@ -26,7 +26,8 @@ from ..errors import GinRummyError
 __all__ = ["Action", "Command", "CommandError", "parse_command", "COMMANDS", "short_move"]
 
 Action = Literal[
-    "move", "gin", "sort", "sheet", "rules", "help", "quit", "moves", "look", "enter"
+    "move", "gin", "sort", "sheet", "rules", "help", "quit", "moves", "look", "enter",
+    "commitment", "coach",
 ]
 
 
@@ -39,7 +40,8 @@ class Command:
     """One typed command.
 
     ``move`` is engine notation for ``action == "move"``; ``card`` is the card named by
-    ``gin 7h`` (``None`` for a bare ``gin``); ``arg`` is the order asked for by ``sort``.
+    ``gin 7h`` (``None`` for a bare ``gin``); ``arg`` is the order asked for by ``sort``, or
+    ``on``/``off`` for ``coach`` (``None``: toggle).
     """
 
     action: Action
@@ -61,7 +63,10 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("m, moves", "list the moves you can make now"),
     ("s, sort [rank|suit]", "sort your cards by rank or by suit (toggles)"),
     ("l, look, Enter", "show the table again (Enter also deals the next hand)"),
+    ("coach [on|off]", "the coach: a remark on each of your decisions, a review after each hand"),
     ("sheet", "the score sheet"),
+    ("commitment", "the sealed deal's commitment in full (between hands: the next hand's)"),
+    ("seed TEXT", "before a deal: deal it with your own client seed TEXT"),
     ("rules", "the rules of this match"),
     ("h, ?, help", "this help"),
     ("q, quit", "save and leave; the next start resumes the match"),
@@ -83,6 +88,10 @@ for _words, _cmd in (
     (("h", "?", "help"), Command("help")),
     (("q", "quit", "exit", "bye"), Command("quit")),
     (("l", "look", "table"), Command("look")),
+    (("coach",), Command("coach")),
+    (("coach on",), Command("coach", arg="on")),
+    (("coach off",), Command("coach", arg="off")),
+    (("commitment", "commit"), Command("commitment")),
 ):
     for _w in _words:
         _SIMPLE[_w] = _cmd
@@ -149,6 +158,8 @@ def parse_command(text: str, phase: str | None = None) -> Command:
         return Command("gin", card=_one_card(" ".join(rest), "g"))
     if verb == "sort" and len(rest) == 1:
         raise CommandError(f"Sort by 'rank' or by 'suit', not {rest[0]!r}.")
+    if verb == "coach":
+        raise CommandError("Say 'coach on' or 'coach off' (or just 'coach' to switch).")
     if _CARD_SHAPE.match(line):
         card = _one_card(line, "x")  # bad card text raises InvalidCardError here
         if phase == "last_chance_knock":

@@ -1,7 +1,12 @@
 """The terminal table's save file: one unfinished match in the user's data directory.
 
 ``current.toml`` is a match record (:mod:`ginrummy.record`) whose ``meta`` says how to carry on:
-the computer's level, the human's seat, the match's seed and the computer's seed. It is written
+the computer's level, the human's seat, the match's seed and the computer's seed, and
+``sealed``: the private state of the match's :class:`~ginrummy.sealer.DealSealer`, server seeds
+not revealed yet included (the person owns the file, which lists every deck anyway). Each hand
+carries its public sealed data, and its server seed once it is over, so ``ginrummy verify``
+checks the file. Saves written before sealed deals have no ``sealed`` table and carry on
+unsealed, dealt from the match's seed. It is written
 after every move by writing a temporary file in the same directory, syncing it to disk and
 renaming it over the old one, so a killed process leaves either the old save or the new one,
 never half of one.
@@ -15,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import tempfile
 import time
 from collections.abc import Iterator, Mapping
@@ -25,8 +31,19 @@ from typing import Any, Literal
 from ..errors import GinRummyError
 from ..match import Match, seeded_decks
 from ..record import dumps, loads, parse, players_of
+from ..rules import RulesLike
+from ..sealer import DealSealer
+from ..shuffle import SealError
+from .sealing import check_state, make_sealer, state_for_save
 
-__all__ = ["SaveMeta", "SavedMatch", "SaveStore", "CorruptSaveError", "SaveLockedError"]
+__all__ = [
+    "SaveMeta",
+    "SavedMatch",
+    "SaveStore",
+    "CorruptSaveError",
+    "SaveLockedError",
+    "new_saved_match",
+]
 
 CURRENT = "current.toml"
 FINISHED = "finished"
@@ -46,9 +63,11 @@ class SaveLockedError(GinRummyError):
 class SaveMeta:
     """How to carry on a saved match: who the computer is and where its randomness comes from.
 
-    ``match_seed`` gives the decks of hands not dealt yet; ``computer_seed`` with the hand number
-    and move index reseeds the computer before each decision, so a resumed match plays exactly
-    as an uninterrupted one would.
+    ``match_seed`` gives the first dealer (and, in a save from before sealed deals, the decks of
+    hands not dealt yet); ``computer_seed`` with the hand number and move index reseeds the
+    computer before each decision, so a resumed match plays exactly as an uninterrupted one
+    would. ``reproducible`` (a match started with ``--seed``) derives the sealed deals' server
+    seeds and offered client seeds from ``match_seed`` instead of drawing them at random.
     """
 
     level: str
@@ -56,6 +75,7 @@ class SaveMeta:
     match_seed: str
     computer_seed: str
     sort: Literal["rank", "suit"] = "rank"
+    reproducible: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -65,7 +85,13 @@ class SaveMeta:
             "match_seed": self.match_seed,
             "computer_seed": self.computer_seed,
             "sort": self.sort,
+            "reproducible": self.reproducible,
         }
+
+    @property
+    def derive_from(self) -> str | None:
+        """The seed the sealed deals are derived from, or ``None`` when they are random."""
+        return self.match_seed if self.reproducible else None
 
     @classmethod
     def from_dict(cls, meta: object) -> SaveMeta:
@@ -83,25 +109,56 @@ class SaveMeta:
         sort = meta.get("sort", "rank")
         if sort not in _SORTS:
             raise CorruptSaveError(f"its meta field 'sort' is {sort!r}, not rank or suit")
+        reproducible = meta.get("reproducible", False)
+        if not isinstance(reproducible, bool):
+            raise CorruptSaveError("its meta field 'reproducible' is not true or false")
         return cls(
             level=meta["level"],
             human_seat=seat,
             match_seed=meta["match_seed"],
             computer_seed=meta["computer_seed"],
             sort=sort,
+            reproducible=reproducible,
         )
 
 
 @dataclass
 class SavedMatch:
-    """A match with the seat names and the meta needed to go on playing it."""
+    """A match with the seat names and the meta needed to go on playing it, and the sealer
+    that deals its hands (``None`` for a save from before sealed deals)."""
 
     match: Match
     names: tuple[str, str]
     meta: SaveMeta
+    sealer: DealSealer | None = None
 
     def dumps(self) -> str:
-        return dumps(self.match, players=list(self.names), meta=self.meta.as_dict())
+        meta = self.meta.as_dict()
+        hand_meta = None
+        if self.sealer is not None:
+            meta["sealed"] = state_for_save(self.sealer)
+            hand_meta = self.sealer.hand_meta()
+        return dumps(self.match, players=list(self.names), meta=meta, hand_meta=hand_meta)
+
+
+def new_saved_match(
+    rules: RulesLike, level: str, seed: str | None, names: tuple[str, str]
+) -> SavedMatch:
+    """A new match for the human at seat 0, its first hand sealed (the commitment is in the
+    save before it is shown) and waiting for the human's client seed. ``seed`` makes the match
+    reproducible (see :mod:`.sealing`); without it every seed is drawn at random."""
+    match_seed = seed if seed is not None else secrets.token_hex(16)
+    meta = SaveMeta(
+        level=level,
+        human_seat=0,
+        match_seed=match_seed,
+        computer_seed=f"{match_seed}/computer",
+        reproducible=seed is not None,
+    )
+    match = Match(rules, seed=match_seed, start=False)
+    sealer = make_sealer(match, reproducible_from=meta.derive_from)
+    sealer.commitment(0)
+    return SavedMatch(match, names, meta, sealer)
 
 
 def _stamp() -> str:
@@ -173,11 +230,21 @@ class SaveStore:
         if names_list is None:
             raise CorruptSaveError("it does not name the two players")
         meta = SaveMeta.from_dict(meta_table)
-        if not match.hands:
-            raise CorruptSaveError("it holds no hand")
         match.seed = meta.match_seed
-        match.decks = seeded_decks(meta.match_seed)
-        return SavedMatch(match, (names_list[0], names_list[1]), meta)
+        assert isinstance(meta_table, Mapping)
+        sealed = meta_table.get("sealed")
+        sealer = None
+        if sealed is not None:
+            try:
+                sealer = make_sealer(match, reproducible_from=meta.derive_from,
+                                     state=check_state(sealed))
+            except SealError as exc:
+                raise CorruptSaveError(f"its sealed deals do not fit the match: {exc}") from None
+        else:
+            if not match.hands:
+                raise CorruptSaveError("it holds no hand")
+            match.decks = seeded_decks(meta.match_seed)
+        return SavedMatch(match, (names_list[0], names_list[1]), meta, sealer)
 
     def write(self, saved: SavedMatch) -> None:
         """Replace ``current.toml`` with the match as it stands, atomically and durably."""

@@ -4,24 +4,33 @@
 :mod:`.render` draws from the human seat's view, and asks the computer player for moves with the
 computer seat's view; only the engine decides what is legal and what a hand scores. The match is
 saved after every move, the human's and the computer's, before anything else is shown.
+
+Hands are dealt from sealed deals (:mod:`.sealing`): before each deal the table prints the
+hand's commitment, which was saved before it was shown, and takes the human's client seed; once
+the hand is over it prints the revealed server seed. The computer player only ever receives its
+seat's view, which holds no seed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import TypeVar
 
 from rich.console import Console, RenderableType
 from rich.text import Text
 
 from ..cards import Card
+from ..coach import Assessment, Coach, decision_kind, review_hand
 from ..errors import GinRummyError, IllegalMoveError, InvalidCardError
 from ..explain import explain_result
 from ..match import Match
 from ..melds import deadwood_after_discard
 from ..players import Player
 from ..sheet import score_sheet
+from ..shuffle import SealError, check_client_seed
 from ..view import PlayerView
+from .coach import remark_text, render_review
 from .pages import match_outcome, render_help, render_rules, render_sheet
 from .parse import Command, CommandError, parse_command, short_move
 from .render import (
@@ -34,10 +43,19 @@ from .render import (
     render_table,
 )
 from .saves import SavedMatch, SaveStore
+from .sealing import offered_client_seed, seal_next, short_commitment
 from .tutorial import FINAL_TIP, SKIP_WORDS
 
-__all__ = ["TerminalTable", "computer_seed_for"]
+__all__ = ["TerminalTable", "computer_seed_for", "COACH_SEED"]
 
+#: The terminal coach's seed: fixed, so the same decision always gets the same remark.
+COACH_SEED = "terminal"
+
+#: The tutorial's tip before the first deal (the other tips come from :mod:`.tutorial`).
+SEALED_TIP = ("Tip: press Enter to deal. The line above seals the deck before you choose a "
+              "seed, so you can check the deal once the hand is over.")
+
+_T = TypeVar("_T")
 InputFn = Callable[[str], "str | None"]
 TipFn = Callable[[PlayerView, bool], "str | None"]
 
@@ -56,6 +74,10 @@ class TerminalTable:
 
     ``ask`` reads one line after showing a prompt and returns ``None`` at the end of input; by
     default it reads the console. ``store`` receives the match after every move.
+    ``client_seed`` is the human's client seed for every hand dealt in this session (``seed
+    TEXT`` before a deal overrides it for that hand); without one a seed is drawn at random.
+    ``coach``, when given, remarks on each of the human's decisions and reviews each hand
+    (``coach on`` and ``coach off`` switch it at the table).
     """
 
     def __init__(
@@ -67,8 +89,12 @@ class TerminalTable:
         *,
         plain: bool = False,
         ask: InputFn | None = None,
+        client_seed: str | None = None,
         tips: TipFn | None = None,
+        coach: Coach | None = None,
     ) -> None:
+        if client_seed is not None:
+            check_client_seed(client_seed)
         self.saved = saved
         self.player = player
         self.store = store
@@ -79,8 +105,15 @@ class TerminalTable:
         self.computer = 1 - self.you
         self._shown_end = -1  # number of the hand whose ending was last shown
         self._table_shown = False
+        self._session_seed = client_seed
+        self._seeds: dict[int, tuple[str, str]] = {}  # hand index -> (client seed, its origin)
+        self._shown_seal = -1  # index of the hand whose commitment was last shown
         self.tips = tips  # the tutorial's tips (``play --tutorial``); None when off
         self._last_tip: str | None = None
+        self.coach = coach
+        # The coach's remarks on the current hand's decisions, by move index (for the review).
+        self._remarks: dict[int, Assessment] = {}
+        self._remarks_hand = 0
 
     # -----------------------------------------------------------------------------------------
     # Small helpers.
@@ -125,6 +158,9 @@ class TerminalTable:
         return line
 
     def save(self) -> None:
+        """Write the match; a hand that has just ended gets the next hand's commitment first,
+        so no commitment is ever shown before it is on disk."""
+        seal_next(self.match, self.saved.sealer)
         self.store.write(self.saved)
 
     # -----------------------------------------------------------------------------------------
@@ -134,7 +170,7 @@ class TerminalTable:
         """Play until the match is over (True) or the human leaves (False)."""
         try:
             while not self.match.over:
-                if self.match.hand.over:
+                if not self.match.hands or self.match.hand.over:
                     self._between_hands()
                 elif self.match.hand.to_play == self.computer:
                     self._computer_move()
@@ -181,6 +217,10 @@ class TerminalTable:
                 self.say(tip, "green")
                 self._last_tip = tip
         line = self.ask(prompt_text(view, self.plain))
+        if line.strip().lower().startswith("seed ") and self.saved.sealer is not None:
+            self.say("This hand is already dealt; 'seed TEXT' chooses the client seed before "
+                     "the next deal.", "yellow")
+            return
         if self.tips is not None and line.strip().lower() in SKIP_WORDS:
             self.tips = None
             self.say("Tips are off; type ? for the commands.")
@@ -204,10 +244,14 @@ class TerminalTable:
             self.show(render_rules(self.match.rules, self.plain))
         elif action == "sheet":
             self._show_sheet()
+        elif action == "commitment":
+            self._show_commitment(len(self.match.hands) - 1)
         elif action == "moves":
             self.say(moves_text(view))
         elif action == "sort":
             self._sort(command.arg)
+        elif action == "coach":
+            self._switch_coach(command.arg)
         elif action == "gin":
             move = self._gin_move(command, view)
             if move is not None:
@@ -218,7 +262,9 @@ class TerminalTable:
 
     def _play(self, move: str) -> None:
         """Play the human's move; an illegal one prints the engine's sentence and changes
-        nothing."""
+        nothing. With the coach on, its remark on the move follows."""
+        before = self.view()
+        index = len(self.match.hand.history)
         try:
             self.match.play(move)
         except IllegalMoveError as exc:
@@ -226,6 +272,56 @@ class TerminalTable:
             return
         self.save()
         self._table_shown = False
+        if self.coach is not None and decision_kind(before) != "forced":
+            played = self.match.hands[before.hand_number - 1].history[index].text
+            found = self._thinking(lambda: self._assess(before, played))
+            self._keep(before.hand_number, index, found)
+            self.show(remark_text(found, self.plain))
+
+    # -----------------------------------------------------------------------------------------
+    # The coach.
+
+    def _assess(self, view: PlayerView, move: str) -> Assessment:
+        assert self.coach is not None
+        return self.coach.assess(view, move)
+
+    def _thinking(self, work: Callable[[], _T]) -> _T:
+        if self.plain or not self.console.is_terminal:
+            return work()
+        with self.console.status("The coach is thinking..."):
+            return work()
+
+    def _keep(self, hand_number: int, index: int, found: Assessment) -> None:
+        if hand_number != self._remarks_hand:
+            self._remarks = {}
+            self._remarks_hand = hand_number
+        self._remarks[index] = found
+
+    def _switch_coach(self, arg: str | None) -> None:
+        want = (self.coach is None) if arg is None else arg == "on"
+        if want and self.coach is None:
+            self.coach = Coach(seed=COACH_SEED)
+        elif not want:
+            self.coach = None
+        self.say("The coach is on: a remark after each of your decisions and a review after "
+                 "each hand." if self.coach is not None else "The coach is off.")
+
+    def _show_review(self) -> None:
+        """The coach's review of the hand just finished (reusing the remarks made in it);
+        nothing before the first deal, when there is no hand to review."""
+        if self.coach is None or not self.match.hands or not self.match.hand.over:
+            return
+        number = len(self.match.hands)
+        known = self._remarks if self._remarks_hand == number else {}
+        hand = self.match.hand
+        review = self._thinking(
+            lambda: review_hand(hand, self.you, self._coach_now(), number=number, known=known)
+        )
+        self.show(render_review(review, self.plain))
+
+    def _coach_now(self) -> Coach:
+        assert self.coach is not None
+        return self.coach
 
     def _sort(self, arg: str | None) -> None:
         meta = self.saved.meta
@@ -291,20 +387,119 @@ class TerminalTable:
         assert view.result is not None
         explanation = explain_result(view.result, self.names, you=self.you)
         self.show(render_hand_end(view, self.names, explanation, plain=self.plain))
+        self._show_revealed(number - 1)
+        self._show_review()
         if not self.match.over:
             self._show_sheet()
         self._shown_end = number
+
+    # -----------------------------------------------------------------------------------------
+    # Sealed deals.
+
+    def _raw(self, text: str) -> None:
+        """A line shown exactly as written (client seeds are the person's own text)."""
+        self.console.print(Text(text), soft_wrap=True, markup=False)
+
+    def _show_revealed(self, n: int) -> None:
+        sealer = self.saved.sealer
+        if sealer is None:
+            return
+        public = sealer.public(n)
+        self.say(f"Hand {n + 1} was sealed: its server seed, revealed now, is "
+                 f"{sealer.reveal(n)}.")
+        self._raw(f"Commitment {public['commitment']}, client seed \"{public['client_seed']}\", "
+                  f"nonce {public['nonce']}.")
+        if not self.match.over:  # at the end the file moves; _finish names its new place
+            self.say(f"Check the deal: ginrummy verify {self.store.current}")
+
+    def _show_commitment(self, n: int) -> None:
+        """The whole commitment of hand ``n`` (0-based) with what it covers."""
+        sealer = self.saved.sealer
+        if sealer is None or n < 0:
+            self.say("This match was started before sealed deals: its hands are not sealed.")
+            return
+        public = sealer.public(n)
+        dealer = self.match.hands[n].dealer if n < len(self.match.hands) else self.match.next_dealer
+        self.say(f"Hand {n + 1}: commitment {public['commitment']} "
+                 f"({public['version']}, nonce {public['nonce']}, dealer seat {dealer}: "
+                 f"{self.names[dealer]}).")
+
+    def _seed_for(self, n: int) -> tuple[str, str]:
+        """The client seed hand ``n`` will be dealt with, and where it comes from."""
+        if n not in self._seeds:
+            if self._session_seed is not None:
+                self._seeds[n] = (self._session_seed, "from --client-seed")
+            else:
+                seed = offered_client_seed(n, self.saved.meta.derive_from)
+                how = "derived from --seed" if self.saved.meta.reproducible else "drawn at random"
+                self._seeds[n] = (seed, how)
+        return self._seeds[n]
+
+    def _show_seal(self, n: int) -> None:
+        """Before dealing hand ``n`` (0-based): its commitment and the client seed to use."""
+        sealer = self.saved.sealer
+        if sealer is None or self._shown_seal == n:
+            return
+        public = sealer.public(n)
+        dealer = self.match.next_dealer
+        self.say(f"Hand {n + 1} is sealed: commitment {short_commitment(public['commitment'])} "
+                 "(type 'commitment' to see all 64 digits).")
+        self.say(f"{self.names[dealer]} deals; nonce {public['nonce']}; {public['version']}.")
+        seed, how = self._seed_for(n)
+        self._raw(f"Your client seed: {seed} ({how}; 'seed TEXT' deals with your own).")
+        self._shown_seal = n
+
+    def _set_seed(self, n: int, line: str) -> None:
+        """``seed TEXT``: the client seed of hand ``n``, checked by the engine's rules."""
+        rest = line.lstrip()[4:]
+        if not rest.strip():
+            seed, how = self._seed_for(n)
+            self._raw(f"Your client seed: {seed} ({how}).")
+            return
+        text = rest[1:] if rest.startswith(" ") else rest
+        text = text.rstrip("\r\n")
+        try:
+            check_client_seed(text)
+        except SealError as exc:
+            message = str(exc)
+            self.say(message[0].upper() + message[1:] + ".", "yellow")
+            return
+        self._seeds[n] = (text, "yours")
+        self._raw(f"Your client seed for hand {n + 1}: {text}")
+
+    def _deal(self) -> None:
+        """Deal the next hand: from its sealed deal with the chosen client seed."""
+        n = len(self.match.hands)
+        sealer = self.saved.sealer
+        if sealer is not None:
+            sealer.set_client_seed(n, self._seed_for(n)[0])
+        self.match.next_hand()
+        self.save()
+        self._table_shown = False
 
     def _show_sheet(self) -> None:
         rows, games = score_sheet(self.match, self.names, you=self.you)
         self.show(render_sheet(rows, games, self.names, self.match.rules, plain=self.plain))
 
     def _between_hands(self) -> None:
-        self._show_hand_end()
-        if self.tips is not None:
-            self.say(FINAL_TIP, "green")
-            self.tips = None
-        line = self.ask("Press Enter for the next hand (q to quit) > ")
+        if self.match.hands:
+            self._show_hand_end()
+            if self.tips is not None:
+                self.say(FINAL_TIP, "green")
+                self.tips = None
+        n = len(self.match.hands)
+        fresh = self._shown_seal != n
+        self._show_seal(n)
+        # The tip speaks of "the line above": it follows the seal's lines, once, and never a
+        # later answer (the coach switched on, the sheet) at the same prompt.
+        if (fresh and self.tips is not None and not self.match.hands
+                and self.saved.sealer is not None):
+            self.say(SEALED_TIP, "green")
+        line = self.ask(f"Press Enter to deal hand {n + 1} (q to quit) > ")
+        word = line.strip().lower()
+        if self.saved.sealer is not None and (word == "seed" or word.startswith("seed ")):
+            self._set_seed(n, line)
+            return
         try:
             command = parse_command(line)
         except GinRummyError:
@@ -312,19 +507,22 @@ class TerminalTable:
         if command.action == "quit":
             raise _Quit
         if command.action == "enter":
-            self.match.next_hand()
-            self.save()
-            self._table_shown = False
+            self._deal()
             return
-        if command.action == "sheet":
+        if command.action == "commitment":
+            self._show_commitment(n)
+        elif command.action == "sheet":
             self._show_sheet()
+        elif command.action == "coach":
+            self._switch_coach(command.arg)
+            self._show_review()
         elif command.action == "rules":
             self.show(render_rules(self.match.rules, self.plain))
         elif command.action == "help":
             self.show(render_help(self.plain))
         else:
-            self.say("The hand is over: press Enter to deal the next one, or q to quit.",
-                     "yellow")
+            choose = ", 'seed TEXT' to choose its client seed," if self.saved.sealer else ""
+            self.say(f"Press Enter to deal the next hand{choose} or q to quit.", "yellow")
 
     def _finish(self) -> None:
         rows, games = score_sheet(self.match, self.names, you=self.you)
@@ -333,6 +531,8 @@ class TerminalTable:
         self.say(match_outcome(self.match.score, self.names), "bold green")
         where = self.store.archive()
         self.say(f"The record of this match is kept in {where}.")
+        if self.saved.sealer is not None:
+            self.say(f"Check every deal: ginrummy verify {where}")
 
 
 def _card_of(move: str) -> int:

@@ -20,6 +20,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import __version__
 from ..errors import GinRummyError
 from ..store import ConflictError, Store
+from .coach_routes import lessons_router as coach_lessons_router
+from .coach_routes import router as coach_router
+from .coach_service import CoachService, NoSuchDecision
 from .learn_routes import router as learn_router
 from .routes import router
 from .service import Conflict, NotFound, TableService
@@ -121,8 +124,11 @@ def create_app(db_url: str | None = None, *, store: Store | None = None) -> Fast
     )
     app.state.service = service
     app.state.store = the_store
+    app.state.coach = CoachService(service)
     app.include_router(router)
     app.include_router(learn_router)
+    app.include_router(coach_router)
+    app.include_router(coach_lessons_router)
 
     def _error(status: int, detail: str) -> JSONResponse:
         return JSONResponse({"detail": detail}, status_code=status)
@@ -134,6 +140,10 @@ def create_app(db_url: str | None = None, *, store: Store | None = None) -> Fast
     @app.exception_handler(NotFound)
     async def _not_found(_r: Request, _exc: NotFound) -> JSONResponse:
         return _error(404, "No such match (or it is not yours).")
+
+    @app.exception_handler(NoSuchDecision)
+    async def _no_decision(_r: Request, exc: NoSuchDecision) -> JSONResponse:
+        return _error(404, str(exc))
 
     @app.exception_handler(Conflict)
     async def _conflict(_r: Request, exc: Conflict) -> JSONResponse:

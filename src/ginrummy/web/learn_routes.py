@@ -21,7 +21,7 @@ from ..lessons.text import line_words, proof_text, verdict_text
 from ..match import Match
 from ..melds import best_arrangement
 from .learn_schemas import AnswerIn, AnswerOut, LineOut, SituationOut, SituationSummary
-from .schemas import Action, ErrorOut, MatchState, SeatCards
+from .schemas import Action, ErrorOut, MatchMeta, MatchState, SeatCards
 from .serialize import hand_out, rules_out, score_out
 
 __all__ = ["router", "catalogue"]
@@ -83,7 +83,7 @@ def _table(s: Situation, match: Match, version: int) -> MatchState:
         hand=hand_out(view),
         score=score_out(match, seat),
         computer_moves=[],
-        meta={"situation": s.id},
+        meta=MatchMeta(sealed=None, situation=s.id, revisit=None),
         coach=None,
     )
 
@@ -130,6 +130,7 @@ def answer_situation(situation_id: SituationId, body: AnswerIn) -> AnswerOut:
     result = answer(s, body.move)  # IllegalMoveError -> 400
     table = _table(s, result.yours.match, 1)
     hand = table.hand
+    assert hand is not None  # a situation always has a hand on the table
     done = Action(enabled=False, reason="You have answered: read the explanation, then try "
                   "again or open another situation.")
     updates: dict[str, object] = {

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Depends, HTTPException, Path, Request
+from fastapi import APIRouter, Body, Depends, HTTPException, Path, Query, Request
 from fastapi.responses import PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
@@ -152,8 +152,11 @@ def next_hand(
     match_id: MatchId,
     body: Annotated[NextHandIn | None, Body()] = None,
 ) -> MatchState:
-    """Deal the next hand once the current one is over."""
-    return service.next_hand(player, match_id, body.version if body else None)
+    """Deal the next hand (the first one too, for a match started with ``deal: false``) from
+    its sealed deal, with your ``client_seed``; the commitment was in the state before."""
+    return service.next_hand(
+        player, match_id, body.version if body else None, body.client_seed if body else None
+    )
 
 
 @router.get(
@@ -161,9 +164,19 @@ def next_hand(
     response_class=PlainTextResponse,
     responses={**_ERRORS, 200: {"content": {"text/plain": {}}}},
 )
-def record(player: Player, service: Service, match_id: MatchId) -> str:
-    """The match record (TOML, replays move by move), once the match is over."""
-    return service.record(player, match_id)
+def record(
+    player: Player,
+    service: Service,
+    match_id: MatchId,
+    hands: Annotated[
+        int | None,
+        Query(ge=0, le=1000, description="only the first HANDS hands (each must be over)"),
+    ] = None,
+) -> str:
+    """The record of the match's finished hands (TOML, replays move by move) with their
+    sealed deals, revealed server seeds included: check it offline with ``ginrummy verify``.
+    Refused (409) while a hand it would include is being played: a record lists the deck."""
+    return service.record(player, match_id, hands)
 
 
 @router.get("/stats", response_model=StatsOut, responses=_ERRORS)

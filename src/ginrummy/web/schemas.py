@@ -33,6 +33,12 @@ class NewMatchIn(_In):
     hollywood: bool = False
     last_discard_chance: bool = False
     level: Level = "medium"
+    deal: bool = Field(
+        True,
+        description="deal the first hand at once, with a client seed the server draws at "
+        "random; false: the match waits, showing the first hand's sealed commitment, for "
+        "POST next-hand with your own client seed (what the page does)",
+    )
 
 
 class MoveIn(_In):
@@ -50,8 +56,19 @@ class MoveIn(_In):
     )
 
 
+#: Longest client seed text accepted by the schema; the engine's own rule (1 to 256 bytes of
+#: UTF-8, no control characters, no space at either end) is checked after, with its message.
+CLIENT_SEED_LENGTH = 1024
+
+
 class NextHandIn(_In):
     version: int | None = Field(None, ge=0, le=2**31)
+    client_seed: str | None = Field(
+        None,
+        max_length=CLIENT_SEED_LENGTH,
+        description="your client seed for the sealed deal (1 to 256 bytes of UTF-8, no control "
+        "characters, no space at either end); without one the server draws one at random",
+    )
 
 
 class PlayerOut(BaseModel):
@@ -197,6 +214,49 @@ class RulesOut(BaseModel):
     sheet: list[SheetSection] = Field(description="the rules panel (the shared cheat sheet)")
 
 
+class SealedDealOut(BaseModel):
+    """One hand's sealed deal as the person may see it (see docs/sealed-deals.md): the
+    commitment from before the deal, the client seed once dealt, the server seed and the deck
+    only once the hand is over."""
+
+    hand: int = Field(description="the hand's number in the match (1 for the first)")
+    version: str = Field(description="the shuffle algorithm, ginrummy-shuffle-v1")
+    nonce: int = Field(description="the hand's nonce: its number in the match")
+    dealer: Who
+    dealer_seat: int = Field(description="the dealer's seat as hashed into the commitment")
+    commitment: str = Field(description="SHA-256 commitment to the server seed, 64 hex digits")
+    client_seed: str | None = Field(None, description="the client seed, once the hand is dealt")
+    server_seed: str | None = Field(
+        None, description="the server seed (64 hex digits), revealed once the hand is over"
+    )
+    deck: list[str] | None = Field(
+        None, description="the hand's whole deck, index 0 on top, once the hand is over"
+    )
+
+
+class SealedOut(BaseModel):
+    your_seat: int = Field(0, description="your seat number in the commitments (always 0)")
+    hand: SealedDealOut | None = Field(
+        None, description="the hand on the table (or just finished)"
+    )
+    next: SealedDealOut | None = Field(
+        None, description="the hand waiting to be dealt: its commitment, before your seed"
+    )
+
+
+class MatchMeta(BaseModel):
+    sealed: SealedOut | None = Field(
+        None, description="sealed deals; null for a match started before they existed"
+    )
+    situation: str | None = Field(
+        None, description="the sample situation this table shows (Learn panel), if any"
+    )
+    revisit: str | None = Field(
+        None, description="the decision of a finished hand this table reopens (the coach's "
+        "Revisit), if any: a position, not a dealt hand"
+    )
+
+
 class MatchState(BaseModel):
     id: str
     version: int
@@ -205,13 +265,16 @@ class MatchState(BaseModel):
     opponent_player: str = Field(description="the computer player actually playing this level")
     names: list[str]
     rules: RulesOut
-    hand: HandOut
+    hand: HandOut | None = Field(
+        description="the hand on the table; null before the first hand is dealt"
+    )
     score: ScoreOut
     computer_moves: list[PublicMove] = Field(
         description="the computer's moves since your last request, in order, for animation"
     )
-    meta: dict[str, str] = Field(
-        default_factory=dict, description="extra per-hand facts (sealed deals) for the page"
+    meta: MatchMeta = Field(
+        default_factory=lambda: MatchMeta(sealed=None, situation=None, revisit=None),
+        description="per-hand facts for the page: sealed deals",
     )
     coach: dict[str, str] | None = Field(None, description="reserved for the coach")
 

@@ -10,6 +10,11 @@ is never ahead of the database, and a request that lost a race changes nothing.
 The computer decides through ``ginrummy.players.make(level)`` from its own seat's
 :class:`~ginrummy.view.PlayerView`; its RNG is reseeded from the match's secret deal seed and
 the position before every decision, so a replayed match gets the same answers.
+
+Every hand is dealt from a sealed deal (:mod:`.sealing`): the next hand's commitment is
+published in the same save that ends a hand (or creates the match), the person's client seed
+comes with the request that deals, and the server seed is revealed once the hand is over.
+Matches saved before sealed deals existed carry on unsealed, dealt by :func:`deck_for`.
 """
 
 from __future__ import annotations
@@ -24,14 +29,27 @@ from functools import lru_cache
 from typing import Literal
 
 from ..errors import GinRummyError
+from ..hand import Hand
 from ..match import Match
 from ..players import Player, make
 from ..record import dumps, loads
 from ..rules import get_rules
+from ..sealer import DealSealer
 from ..settle import HandResult
+from ..shuffle import SealError
 from ..store import HandSummary, MatchInfo, PlayerInfo, Store
 from ..view import PublicEvent
-from .schemas import MatchState, NewMatchIn
+from .schemas import MatchMeta, MatchState, NewMatchIn
+from .sealing import (
+    dump_seals,
+    finished_hands,
+    load_seals,
+    record_upto,
+    seal_next,
+    sealed_out,
+    sentence,
+    waiting_for_deal,
+)
 from .serialize import hand_out, public_moves, rules_out, score_out
 
 __all__ = ["TableService", "NotFound", "Conflict", "HUMAN", "COMPUTER", "resolve_level"]
@@ -69,8 +87,8 @@ def resolve_level(level: str) -> str:
 def deck_for(deal_seed: str, number: int) -> list[int]:
     """The deck (index 0 on top) of hand ``number`` (0-based) of a match with this secret seed.
 
-    The seed never leaves the server before the match is over; sealed deals will replace this
-    with a committed shuffle.
+    Only for matches saved before sealed deals existed (they have no sealer); every new match
+    is dealt by a :class:`~ginrummy.sealer.DealSealer`.
     """
     order = list(range(52))
     random.Random(f"{deal_seed}/hand/{number}").shuffle(order)
@@ -82,6 +100,7 @@ class _Entry:
     version: int
     match: Match
     player: Player
+    sealer: DealSealer | None = None
 
 
 class TableService:
@@ -114,9 +133,14 @@ class TableService:
         )
         deal_seed = secrets.token_hex(16)
         match = Match(rules, seed=deal_seed, start=False)
-        match.next_hand(deck_for(deal_seed, 0))
+        sealer = DealSealer(match)
+        sealer.commitment(0)
         computer = make(resolve_level(options.level))
-        since = self._computer_turns(match, computer, deal_seed)
+        since: tuple[int, int] | None = None
+        if options.deal:
+            match.next_hand()  # the client seed is drawn at random: none was given
+            since = self._computer_turns(match, computer, deal_seed)
+            seal_next(match, sealer)
         info = self.store.create_match(
             player_id=player.id,
             level=options.level,
@@ -124,19 +148,21 @@ class TableService:
             rules=rules.describe(),
             hollywood=match.score.hollywood,
             deal_seed=deal_seed,
-            record=self._record(match, options.level),
+            record=self._record(match, options.level, sealer),
             status="over" if match.over else "playing",
             scores=match.score.totals,
             winner=match.score.winner,
             hands=self._finished(match, 0),
+            seals=dump_seals(sealer),
         )
-        self._remember(info.id, _Entry(info.version, match, computer))
-        return self._state(info, match, since)
+        entry = _Entry(info.version, match, computer, sealer)
+        self._remember(info.id, entry)
+        return self._state(info, entry, since)
 
     def state(self, player: PlayerInfo, match_id: str) -> MatchState:
         with self._lock(match_id):
             info, entry = self._load(player, match_id)
-            return self._state(info, entry.match, None)
+            return self._state(info, entry, None)
 
     def play(
         self, player: PlayerInfo, match_id: str, move: str, version: int | None
@@ -149,6 +175,8 @@ class TableService:
             info, entry = self._load(player, match_id)
             self._check_open(info, entry, version)
             match = entry.match
+            if not match.hands:
+                raise Conflict("No hand has been dealt yet: deal the first hand first.")
             if match.waiting_for_next_hand:
                 raise Conflict("The hand is over: deal the next hand first.")
             if match.hand.to_play != HUMAN:
@@ -156,35 +184,90 @@ class TableService:
             match.play(move)  # raises before changing anything when illegal
             try:
                 since = self._computer_turns(match, entry.player, info.deal_seed)
+                seal_next(match, entry.sealer)
                 return self._save(info, entry, since)
             except BaseException:
                 self._forget(match_id)
                 raise
 
-    def next_hand(self, player: PlayerInfo, match_id: str, version: int | None) -> MatchState:
-        """Deal the next hand (after a finished one) and let the computer open if it must."""
+    def next_hand(
+        self,
+        player: PlayerInfo,
+        match_id: str,
+        version: int | None,
+        client_seed: str | None = None,
+    ) -> MatchState:
+        """Deal the next hand (the first, or after a finished one) from its sealed deal, with
+        the person's ``client_seed`` (drawn at random when ``None``), and let the computer
+        open if it must. A client seed that breaks the rules changes nothing."""
         with self._lock(match_id):
             info, entry = self._load(player, match_id)
             self._check_open(info, entry, version)
-            match = entry.match
-            if not match.waiting_for_next_hand:
+            match, sealer = entry.match, entry.sealer
+            if not waiting_for_deal(match):
                 raise Conflict("The current hand is not over yet.")
+            n = len(match.hands)
+            if sealer is None and client_seed is not None:
+                raise Conflict(
+                    "This match was started before sealed deals: its hands are dealt without "
+                    "a seal, so there is no client seed to give."
+                )
+            if sealer is not None and client_seed is not None:
+                try:
+                    sealer.set_client_seed(n, client_seed)  # checks before changing anything
+                except SealError as exc:
+                    raise GinRummyError(sentence(str(exc))) from None
             try:
-                match.next_hand(deck_for(info.deal_seed, len(match.hands)))
+                if sealer is None:
+                    match.next_hand(deck_for(info.deal_seed, n))
+                else:
+                    match.next_hand()  # the sealer refuses a hand without a commitment
                 since = self._computer_turns(match, entry.player, info.deal_seed)
+                seal_next(match, sealer)
                 return self._save(info, entry, since)
             except BaseException:
                 self._forget(match_id)
                 raise
 
-    def record(self, player: PlayerInfo, match_id: str) -> str:
-        """The match record, once the match is over (it holds every deck)."""
-        info = self.store.get_match(player.id, match_id)
-        if info is None:
-            raise NotFound(match_id)
-        if info.status != "over":
-            raise Conflict("The record is available once the match is over.")
-        return self.store.load_record(match_id)[1]
+    def hand_copy(
+        self, player: PlayerInfo, match_id: str, number: int | None = None
+    ) -> tuple[int, Hand] | None:
+        """An independent copy of hand ``number`` (1-based; by default the current one) of the
+        player's match and its number, for read-only uses such as the coach; ``None`` when the
+        match has no such hand (NotFound when the match is not the player's)."""
+        with self._lock(match_id):
+            _info, entry = self._load(player, match_id)
+            hands = entry.match.hands
+            n = len(hands) if number is None else number
+            if not 1 <= n <= len(hands):
+                return None
+            return n, hands[n - 1].copy()
+
+    def record(self, player: PlayerInfo, match_id: str, hands: int | None = None) -> str:
+        """The record of the match's finished hands, with their sealed data (revealed server
+        seeds included), for ``ginrummy verify``: of the first ``hands`` hands, or of the
+        whole match. A record lists every hand's deck, so a hand still being played is never
+        in it: asking for it is refused."""
+        with self._lock(match_id):
+            info, entry = self._load(player, match_id)
+            match = entry.match
+            done = finished_hands(match)
+            if hands is None:
+                if done < len(match.hands):
+                    raise Conflict(
+                        f"Hand {len(match.hands)} is still being played: a record lists its "
+                        "deck, so it is available once the hand is over."
+                    )
+                hands = done
+            elif hands > done:
+                raise Conflict(
+                    f"Only {done} hand(s) of this match are over; a record of a hand still "
+                    "being played (or not dealt) is not available."
+                )
+            return record_upto(
+                match, entry.sealer, hands, players=_players(info.level),
+                meta={"level": info.level},
+            )
 
     # Inside.
 
@@ -211,8 +294,10 @@ class TableService:
         with self._guard:
             entry = self._cache.get(match_id)
         if entry is None or entry.version != info.version:
-            version, text = self.store.load_record(match_id)
-            entry = _Entry(version, loads(text), make(resolve_level(info.level)))
+            version, text, seals = self.store.load_match(match_id)
+            match = loads(text)
+            sealer = load_seals(match, seals) if seals is not None else None
+            entry = _Entry(version, match, make(resolve_level(info.level)), sealer)
             if version != info.version:  # changed between the two reads: read again
                 return self._load(player, match_id)
             self._remember(match_id, entry)
@@ -264,39 +349,49 @@ class TableService:
         version = self.store.save_match(
             info.id,
             expected_version=entry.version,
-            record=self._record(match, info.level),
+            record=self._record(match, info.level, entry.sealer),
             status=status,
             hands_played=len(match.results),
             scores=match.score.totals,
             winner=match.score.winner,
             new_hands=finished,
+            seals=dump_seals(entry.sealer) if entry.sealer is not None else None,
         )
         entry.version = version
         self._remember(info.id, entry)
         new_info = replace(info, version=version, status=status)
-        return self._state(new_info, match, since)
+        return self._state(new_info, entry, since)
 
     @staticmethod
-    def _record(match: Match, level: str) -> str:
-        return dumps(match, players=("You", f"Computer ({level})"), meta={"level": level})
+    def _record(match: Match, level: str, sealer: DealSealer | None = None) -> str:
+        return dumps(
+            match,
+            players=_players(level),
+            meta={"level": level},
+            hand_meta=sealer.hand_meta() if sealer is not None else None,
+        )
 
     def _state(
-        self, info: MatchInfo, match: Match, since: tuple[int, int] | None
+        self, info: MatchInfo, entry: _Entry, since: tuple[int, int] | None
     ) -> MatchState:
-        view = match.view(HUMAN)
+        match = entry.match
+        meta = MatchMeta(
+            sealed=sealed_out(match, entry.sealer, HUMAN), situation=None, revisit=None
+        )
+        view = match.view(HUMAN) if match.hands else None
         moves: list[PublicEvent] = []
-        if since is not None and since[0] == len(match.hands):
+        if view is not None and since is not None and since[0] == len(match.hands):
             moves = [e for e in view.history[since[1]:] if e.seat == COMPUTER]
         status: Literal["playing", "between_hands", "over", "abandoned"]
         if info.status == "abandoned":
             status = "abandoned"
         elif match.over:
             status = "over"
-        elif match.waiting_for_next_hand:
+        elif waiting_for_deal(match):
             status = "between_hands"
         else:
             status = "playing"
-        hand = hand_out(view)
+        hand = hand_out(view) if view is not None else None
         return MatchState(
             id=info.id,
             version=info.version,
@@ -308,9 +403,14 @@ class TableService:
             hand=hand,
             score=score_out(match, HUMAN),
             computer_moves=public_moves(moves, HUMAN),
-            meta={},
+            meta=meta,
             coach=None,
         )
+
+
+def _players(level: str) -> tuple[str, str]:
+    """The seat names written in a match's record."""
+    return ("You", f"Computer ({level})")
 
 
 def _summary(number: int, result: HandResult) -> HandSummary:

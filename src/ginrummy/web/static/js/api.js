@@ -52,8 +52,22 @@ export const api = {
   state: (id) => call("GET", `/api/matches/${encodeURIComponent(id)}`),
   move: (id, move, version) =>
     call("POST", `/api/matches/${encodeURIComponent(id)}/moves`, { move, version }),
-  nextHand: (id, version) =>
-    call("POST", `/api/matches/${encodeURIComponent(id)}/next-hand`, { version }),
+  nextHand: (id, version, clientSeed = null) =>
+    call("POST", `/api/matches/${encodeURIComponent(id)}/next-hand`,
+      clientSeed === null ? { version } : { version, client_seed: clientSeed }),
+  // The record (TOML text) of the match's first `hands` hands, which must all be over.
+  record: (id, hands) =>
+    call("GET", `/api/matches/${encodeURIComponent(id)}/record?hands=${encodeURIComponent(hands)}`),
   matches: () => call("GET", "/api/matches"),
   stats: () => call("GET", "/api/stats"),
+  // The coach (coach.js): remarks, a hand's review, a decision revisited.
+  coachLatest: (id) => call("GET", `/api/matches/${encodeURIComponent(id)}/coach/latest`),
+  coachReview: (id, hand) =>
+    call("GET", `/api/matches/${encodeURIComponent(id)}/coach/hands/${hand}`),
+  revisit: (id, hand, index) =>
+    call("GET", `/api/matches/${encodeURIComponent(id)}/coach/hands/${hand}/decisions/${index}`),
+  revisitAnswer: (id, hand, index, move) =>
+    call("POST", `/api/matches/${encodeURIComponent(id)}/coach/hands/${hand}/decisions/${index}/answer`, { move }),
+  lessonCoach: (situation, move) =>
+    call("POST", `/api/situations/${encodeURIComponent(situation)}/coach`, { move }),
 };

@@ -5,7 +5,9 @@ import { api, ensurePlayer } from "./api.js";
 import { backElement, cardElement, name } from "./cards.js";
 import { actionState, render } from "./render.js";
 import { openHistory, openNewGame, openRules, setupSettings, reducedMotion } from "./panels.js";
+import { clientSeedFor, observe, renderSealed, showSeedError } from "./sealed.js";
 import { setupLearn } from "./learn.js";
+import { setupCoach } from "./coach.js";
 
 const $ = (id) => document.getElementById(id);
 const SORT_KEY = "ginrummy.sort";
@@ -21,7 +23,14 @@ let busy = true;
 let options = null;
 // Hooks for learn.js: `mover` answers a move instead of the match (a sample situation);
 // `afterDraw` runs after every drawing of the table (the first round's guide).
-const hooks = { mover: null, afterDraw: null };
+// Hooks for coach.js: `afterMove(state, info)` runs once a new state has been played back
+// (info.own: the person just moved; info.mover: the move went to a mover, not the match);
+// `onLessonAnswer(situation, move, answer)` runs after a sample situation is answered.
+const hooks = { mover: null, afterDraw: null, afterMove: null, onLessonAnswer: null };
+
+function afterMove(own, mover) {
+  if (hooks.afterMove && state) hooks.afterMove(state, { own, mover });
+}
 
 function setBusy(value) {
   busy = value;
@@ -46,9 +55,10 @@ function draw(extra = {}) {
   const active = document.activeElement;
   const focusCard = active && active.closest && active.closest("#hand") ? active.dataset.card : null;
   render(state, ui, { busy, ...extra });
+  if (!extra.anim) renderSealed(state, nextHand);
   document.body.dataset.version = String(state.version);
   document.body.dataset.status = state.status;
-  document.body.dataset.phase = state.hand.phase;
+  document.body.dataset.phase = state.hand ? state.hand.phase : "deal";
   if (focusCard) {
     const el = $("hand").querySelector(`[data-card="${focusCard}"]`)
       || $("hand").querySelectorAll(".card")[Math.min(ui.focusIndex, ui.order.length - 1)];
@@ -131,7 +141,9 @@ async function playBack(next, ownMoveText) {
   }
   setBusy(false);
   draw();
-  if (next.hand.result) {
+  if (!next.hand) {
+    speech.push("Deal the first hand.");
+  } else if (next.hand.result) {
     speech.push(next.hand.result.explanation);
     if (next.status === "over") speech.push(next.score.winner === "you" ? "You won the match." : next.score.winner === "computer" ? "The computer won the match." : "The match is a tie.");
     $("btn-next").focus();
@@ -142,10 +154,12 @@ async function playBack(next, ownMoveText) {
 }
 
 async function load(next, ownMoveText = "") {
-  const handChanged = !state || state.id !== next.id || state.hand.number !== next.hand.number;
+  const number = (st) => (st.hand ? st.hand.number : 0);
+  const handChanged = !state || state.id !== next.id || number(state) !== number(next);
   state = next;
+  observe(state);
   if (handChanged) { ui.selected = null; ui.focusIndex = 0; }
-  if (ui.selected && !state.hand.cards.includes(ui.selected)) ui.selected = null;
+  if (ui.selected && !(state.hand && state.hand.cards.includes(ui.selected))) ui.selected = null;
   $("last-move").textContent = "";
   await playBack(next, ownMoveText);
 }
@@ -170,9 +184,11 @@ async function perform(act) {
   setBusy(true);
   draw();
   try {
-    const next = hooks.mover ? await hooks.mover(move) : await api.move(state.id, move, state.version);
+    const viaMover = Boolean(hooks.mover);
+    const next = viaMover ? await hooks.mover(move) : await api.move(state.id, move, state.version);
     ui.selected = null;
     await load(next, own);
+    afterMove(true, viaMover);
   } catch (err) {
     setBusy(false);
     await recover(err);
@@ -182,7 +198,7 @@ async function perform(act) {
 async function recover(err) {
   showReason(err.message);
   if (err.status === 409 && state) {
-    try { state = await api.state(state.id); } catch { /* keep the old state */ }
+    try { state = await api.state(state.id); observe(state); } catch { /* keep the old state */ }
   }
   draw();
 }
@@ -190,15 +206,19 @@ async function recover(err) {
 async function nextHand() {
   if (hooks.mover) return;  // a sample situation has no next hand
   const btn = $("btn-next");
-  if (btn.dataset.mode === "new") { startNewGame(); return; }
+  if (state && state.hand && btn.dataset.mode === "new") { startNewGame(); return; }
   if (!state || busy) return;
+  const seed = clientSeedFor(state);
   setBusy(true);
   try {
-    const next = await api.nextHand(state.id, state.version);
+    const next = await api.nextHand(state.id, state.version, seed);
     await load(next);
+    afterMove(false, false);
     focusHand();
   } catch (err) {
     setBusy(false);
+    // A refused client seed is explained beside its field, which keeps what was typed.
+    if (err.status === 400 && seed !== null) { draw(); showSeedError(err.message); return; }
     await recover(err);
   }
 }
@@ -245,7 +265,11 @@ function onKey(ev) {
   const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
   if (SHORTCUTS[key]) { ev.preventDefault(); perform(SHORTCUTS[key]); return; }
   if (key === "h") { ev.preventDefault(); focusHand(); return; }
-  if (key === "n") { ev.preventDefault(); if (!$("hand-end").hidden) nextHand(); return; }
+  if (key === "n") {
+    ev.preventDefault();
+    if (!$("hand-end").hidden || !$("deal-panel").hidden) nextHand();
+    return;
+  }
   if (key === "m" || key === "r" || key === "s") {
     ev.preventDefault();
     setSort({ m: "melds", r: "rank", s: "suit" }[key]);
@@ -270,10 +294,12 @@ async function startNewGame() {
 async function startMatch(choice) {
   setBusy(true);
   try {
-    const next = await api.newMatch(choice);
+    // The first hand waits for the player's client seed: the page shows its commitment first.
+    const next = await api.newMatch({ ...choice, deal: false });
     state = null;
     await load(next);
-    focusHand();
+    afterMove(false, false);
+    if (next.hand) focusHand(); else $("btn-deal").focus();
     return next;
   } catch (err) {
     setBusy(false);
@@ -290,11 +316,13 @@ const lent = {
   announce: (text) => announce(text),
   show(next) {
     state = next;
+    observe(state);
     ui.selected = null;
     ui.focusIndex = 0;
     $("last-move").textContent = "";
     setBusy(false);
     draw();
+    if (!hooks.mover) afterMove(false, false);
   },
   async resume() {
     try {
@@ -371,7 +399,7 @@ function wire() {
   $("hand").addEventListener("keydown", onHandKey);
   $("stock").addEventListener("click", () => perform("draw"));
   $("discard-pile").addEventListener("click", () => {
-    if (state && ui.selected && ["discard", "last_chance_knock"].includes(state.hand.phase)) perform("discard");
+    if (state && state.hand && ui.selected && ["discard", "last_chance_knock"].includes(state.hand.phase)) perform("discard");
     else perform("take");
   });
   for (const chip of document.querySelectorAll("[data-sort]")) {
@@ -390,14 +418,17 @@ async function boot() {
   setupSettings(() => draw());
   wire();
   setupLearn(lent);
+  setupCoach(lent);
   try {
     const me = await ensurePlayer();
     options = await api.options();
     if (me.current_match) {
       state = await api.state(me.current_match);
+      observe(state);
       setBusy(false);
       draw();
-      announce(state.hand.prompt);
+      announce(state.hand ? state.hand.prompt : "Deal the first hand.");
+      afterMove(false, false);
     } else {
       setBusy(false);
       $("prompt").textContent = "Choose your table to start.";

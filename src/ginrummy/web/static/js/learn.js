@@ -129,6 +129,7 @@ async function answerMove(move) {
   current.answer = result;
   if (result.correct) markSolved(current.id);
   renderAnswer(result);
+  if (table.hooks.onLessonAnswer) table.hooks.onLessonAnswer(current.id, move, result);
   focusAnswer = true;
   document.body.dataset.answered = result.correct ? "right" : "wrong";
   return result.table;
@@ -252,6 +253,9 @@ const cardSel = (code) => `#hand .card[data-card="${code}"]`;
 /** The guide's step for this moment: what to do, and the controls that do it (first = suggested). */
 export function guideStep(state, ui, busy) {
   const hand = state.hand;
+  if (!hand) {
+    return { step: "deal", text: "Your first hand is sealed: the server has committed to the deck before you choose a seed, and you can check the deal when the hand is over. Press Deal (or N) to deal it with the seed offered, or type your own first.", targets: ["#btn-deal"] };
+  }
   const top = hand.discard_pile.length ? symbol(hand.discard_pile[hand.discard_pile.length - 1]) : "";
   if (hand.result) {
     return { step: "done", text: `The hand is over: both hands are laid out in melds and the line above explains the score. That was your first round! Press Next hand (N) to play on, or open Learn for sample situations.`, targets: ["#btn-next"] };
@@ -297,7 +301,7 @@ function renderGuide(state, ui, busy) {
     if (!box.hidden) { box.hidden = true; clearTargets(); }
     return;
   }
-  if (state.hand.number > 1 || state.status === "abandoned") {
+  if ((state.hand && state.hand.number > 1) || state.status === "abandoned") {
     stopTour("done");
     return;
   }

@@ -125,6 +125,7 @@ function renderHand(state, ui) {
 export function actionState(state, ui, act, busy) {
   const hand = state.hand;
   if (busy) return { enabled: false, reason: "Wait: the computer is playing." };
+  if (!hand) return { enabled: false, reason: "No hand is dealt yet: deal the first hand." };
   if (state.status === "abandoned") return { enabled: false, reason: "This match was abandoned; start a new game." };
   const general = hand.actions[act];
   if (!["discard", "knock", "gin"].includes(act)) return general;
@@ -158,7 +159,7 @@ function renderActions(state, ui, busy) {
     btn.title = st.reason;
     btn.classList.toggle("hidden-act", act === "big_gin" && !state.rules.big_gin);
     // Knock, gin and big gin light up whenever they are possible with some discard.
-    btn.classList.toggle("ready", !busy && ["knock", "gin", "big_gin"].includes(act)
+    btn.classList.toggle("ready", !busy && Boolean(state.hand) && ["knock", "gin", "big_gin"].includes(act)
       && state.hand.actions[act].enabled);
   }
 }
@@ -262,8 +263,10 @@ function renderScore(state) {
     lines.push(p);
   }
   box.replaceChildren(...lines);
-  const dealer = state.hand.dealer === "you" ? "you dealt" : "the computer dealt";
-  $("rules-line").textContent = `Rules: ${state.rules.describe} · hand ${state.hand.number}, ${dealer}`;
+  const where = state.hand
+    ? `hand ${state.hand.number}, ${state.hand.dealer === "you" ? "you dealt" : "the computer dealt"}`
+    : "no hand dealt yet";
+  $("rules-line").textContent = `Rules: ${state.rules.describe} · ${where}`;
   $("sheet").replaceChildren(score.rows.length ? sheetTable(score, "Score sheet of this match")
     : Object.assign(document.createElement("p"), { className: "muted small", textContent: "No hand finished yet." }));
 }
@@ -350,8 +353,30 @@ function renderHandEnd(state) {
   }
 }
 
+/** The table before the first deal: no cards anywhere, only the score panel. */
+function renderNoHand(state, ui, busy) {
+  $("opp-count").textContent = "";
+  $("opp-level").textContent = "";
+  $("opp-backs").replaceChildren();
+  $("opp-took").replaceChildren();
+  $("opp-took-label").textContent = "";
+  $("discard-pile").replaceChildren();
+  $("hand").replaceChildren();
+  ui.order = [];
+  $("deadwood").textContent = "";
+  $("selection").textContent = "";
+  $("log").replaceChildren();
+  $("hand-end").hidden = true;
+  $("middle").hidden = false;
+  renderActions(state, ui, busy);
+  renderScore(state);
+  $("prompt").textContent = state.status === "abandoned"
+    ? "This match was abandoned. Start a new game." : "Deal the first hand.";
+}
+
 /** Draw everything. `anim` holds the piles and counts while the computer's moves play out. */
 export function render(state, ui, { busy = false, anim = null } = {}) {
+  if (!state.hand) { renderNoHand(state, ui, busy); return; }
   renderOpponent(state, anim);
   renderPiles(state, anim);
   renderHand(state, ui);

@@ -1,0 +1,175 @@
+"""What the player benchmarks share: player specs, balanced match series in worker processes,
+and 95% Wilson intervals.
+
+A series of ``n`` matches between A and B is balanced: match ``i`` seats A in seat ``i % 2``,
+lets seat ``(i // 2) % 2`` deal first, and deals from the seed ``"{seed}/{i // 4}"``, so every
+four consecutive matches play the same decks with the seats and the first dealer swapped.
+Every player gets its own RNG seed derived from the series seed and the match number, so a
+series is reproducible (the ``expert`` player's decisions depend on its sample budget, never
+on the clock, unless a time limit is given).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from ginrummy.players import make
+from ginrummy.players.base import Player
+from ginrummy.players.expert import ExpertPlayer
+from ginrummy.selfplay import play_match
+
+__all__ = ["MatchResult", "PlayerSpec", "Series", "run_series", "wilson"]
+
+
+def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion ``k / n`` (as fractions)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    d = 1 + z * z / n
+    centre = p + z * z / (2 * n)
+    radius = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (centre - radius) / d, (centre + radius) / d
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player by name, with optional ``expert`` budget (``samples``)."""
+
+    name: str
+    samples: int | None = None
+
+    def build(self, seed: str) -> Player:
+        if self.samples is not None:
+            return ExpertPlayer(seed, samples=self.samples)
+        return make(self.name, seed=seed)
+
+    def __str__(self) -> str:
+        return self.name if self.samples is None else f"{self.name}({self.samples} samples)"
+
+    @classmethod
+    def parse(cls, text: str) -> PlayerSpec:
+        """``name`` or ``expert:SAMPLES``."""
+        name, _, samples = text.partition(":")
+        return cls(name, int(samples) if samples else None)
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    a_won: bool | None  # None: a tie
+    hands: int
+    a_hands_won: int
+    b_hands_won: int
+    a_points: int
+    b_points: int
+    seconds: float
+
+
+def _one_match(args: tuple[PlayerSpec, PlayerSpec, str, int, str]) -> MatchResult:
+    a, b, rules, i, seed = args
+    start = time.perf_counter()
+    a_seat = i % 2
+    first_dealer = (i // 2) % 2
+    pa = a.build(f"{seed}/A/{i}")
+    pb = b.build(f"{seed}/B/{i}")
+    players = [pa, pb] if a_seat == 0 else [pb, pa]
+    match = play_match(rules, players, seed=f"{seed}/{i // 4}", first_dealer=first_dealer)
+    winner = match.score.winner
+    won = [0, 0]
+    for result in match.results:
+        if result.winner_seat is not None:
+            won[result.winner_seat] += 1
+    totals = match.score.totals
+    return MatchResult(
+        a_won=None if winner is None else winner == a_seat,
+        hands=len(match.hands),
+        a_hands_won=won[a_seat],
+        b_hands_won=won[1 - a_seat],
+        a_points=totals[a_seat],
+        b_points=totals[1 - a_seat],
+        seconds=time.perf_counter() - start,
+    )
+
+
+@dataclass
+class Series:
+    """The results of one pairing."""
+
+    a: PlayerSpec
+    b: PlayerSpec
+    results: list[MatchResult]
+    wall: float
+
+    @property
+    def n(self) -> int:
+        return len(self.results)
+
+    @property
+    def wins(self) -> int:
+        return sum(1 for r in self.results if r.a_won)
+
+    @property
+    def ties(self) -> int:
+        return sum(1 for r in self.results if r.a_won is None)
+
+    def summary(self) -> dict[str, Any]:
+        n = self.n
+        lo, hi = wilson(self.wins + 0.5 * self.ties, n)
+        hands = sum(r.hands for r in self.results)
+        a_hands = sum(r.a_hands_won for r in self.results)
+        b_hands = sum(r.b_hands_won for r in self.results)
+        decided = a_hands + b_hands
+        hlo, hhi = wilson(a_hands, decided)
+        return {
+            "pairing": f"{self.a} vs {self.b}",
+            "matches": n,
+            "won": self.wins,
+            "tied": self.ties,
+            "win %": 100 * (self.wins + 0.5 * self.ties) / n if n else 0.0,
+            "ci": (100 * lo, 100 * hi),
+            "hands": hands,
+            "hand win %": 100 * a_hands / decided if decided else 0.0,
+            "hand ci": (100 * hlo, 100 * hhi),
+            "cpu s/match": sum(r.seconds for r in self.results) / n if n else 0.0,
+        }
+
+
+def run_series(
+    a: PlayerSpec,
+    b: PlayerSpec,
+    n: int,
+    *,
+    rules: str,
+    seed: str,
+    workers: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> Series:
+    """Play ``n`` balanced matches between ``a`` and ``b`` in ``workers`` processes."""
+    start = time.perf_counter()
+    jobs = [(a, b, rules, i, seed) for i in range(n)]
+    results: list[MatchResult] = []
+    if workers <= 1:
+        for job in jobs:
+            results.append(_one_match(job))
+            if progress:
+                progress(len(results), n)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for result in pool.map(_one_match, jobs, chunksize=1):
+                results.append(result)
+                if progress:
+                    progress(len(results), n)
+    return Series(a, b, results, time.perf_counter() - start)
+
+
+def pct(x: float) -> str:
+    return f"{x:5.1f}%"
+
+
+def ci_text(ci: Sequence[float]) -> str:
+    return f"{ci[0]:.1f}-{ci[1]:.1f}%"

@@ -1,0 +1,106 @@
+"""Playing strength: whole matches between our computer players, with 95% Wilson intervals.
+
+Run from the repository root::
+
+    python benchmarks/bench_strength.py [--matches 1000] [--workers 2] [--seed s1]
+        [--pairs medium:simple,hard:simple,expert:simple,expert:hard,hard:medium]
+        [--rules house] [--markdown]
+
+A pairing ``a:b`` plays ``--matches`` matches of ``a`` against ``b`` under the ``house`` profile
+by default (the EAAI challenge's rules: gin and undercut bonus 25, undercut on ties, knock at
+10, no big gin, no game or box bonuses, 100 points). Seats and the first dealer are balanced
+(every four matches share their decks with seats and first dealer swapped) and every seed is
+fixed, so a run is reproducible; ``expert:N`` is the expert with a budget of ``N`` worlds per
+decision instead of its default. The table gives matches won (a tie counts half) with its 95%
+Wilson interval, and hands won among the hands somebody won, with theirs. Progress goes to
+stderr, results to stdout. This is not a test: it prints figures, whatever they are.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from _common import environment_lines, load_line
+from _matches import PlayerSpec, Series, ci_text, run_series
+
+DEFAULT_PAIRS = "medium:simple,hard:simple,expert:simple,expert:hard,hard:medium"
+
+#: The issue's targets, by pairing (share of matches won).
+TARGETS = {("hard", "simple"): 65.0, ("expert", "simple"): 75.0, ("expert", "hard"): 55.0}
+
+
+def _print_table(rows: list[Series], markdown: bool) -> None:
+    header = ["pairing", "matches", "won", "tied", "match win %", "95% CI", "hands",
+              "hand win %", "95% CI (hands)", "target", "CPU s/match"]
+    lines = []
+    for s in rows:
+        d = s.summary()
+        target = TARGETS.get((s.a.name, s.b.name))
+        lines.append([
+            d["pairing"], str(d["matches"]), str(d["won"]), str(d["tied"]),
+            f"{d['win %']:.1f}", ci_text(d["ci"]), str(d["hands"]),
+            f"{d['hand win %']:.1f}", ci_text(d["hand ci"]),
+            "-" if target is None else f">= {target:.0f}%",
+            f"{d['cpu s/match']:.2f}",
+        ])
+    widths = [max(len(r[i]) for r in [header, *lines]) for i in range(len(header))]
+    if markdown:
+        print("| " + " | ".join(header) + " |")
+        print("|" + "|".join("---" for _ in header) + "|")
+        for r in lines:
+            print("| " + " | ".join(r) + " |")
+    else:
+        print("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)))
+        for r in lines:
+            print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--matches", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", default="s1")
+    parser.add_argument("--pairs", default=DEFAULT_PAIRS)
+    parser.add_argument("--rules", default="house")
+    parser.add_argument("--markdown", action="store_true")
+    args = parser.parse_args(argv)
+    pairs = [tuple(PlayerSpec.parse(x) for x in p.split(":", 1)) if p.count(":") == 1 else
+             _parse_pair(p) for p in args.pairs.split(",")]
+    print("command : python benchmarks/bench_strength.py " + " ".join(sys.argv[1:]))
+    for line in environment_lines(["ginrummy"]):
+        print(line)
+    print(f"rules   : {args.rules}; {args.matches} matches per pairing, {args.workers} "
+          f"worker processes, seed {args.seed!r}")
+    rows: list[Series] = []
+    for a, b in pairs:
+        start = time.perf_counter()
+
+        def progress(done: int, total: int, a: PlayerSpec = a, b: PlayerSpec = b,
+                     start: float = start) -> None:
+            if done % 20 == 0 or done == total:
+                print(f"  {a} vs {b}: {done}/{total} matches, {time.perf_counter() - start:.0f}s",
+                      file=sys.stderr, flush=True)
+
+        series = run_series(a, b, args.matches, rules=args.rules, seed=args.seed,
+                            workers=args.workers, progress=progress)
+        rows.append(series)
+        print(f"  done: {a} vs {b} in {series.wall:.0f}s wall", file=sys.stderr, flush=True)
+    print()
+    _print_table(rows, args.markdown)
+    print(load_line("at the end"))
+
+
+def _parse_pair(text: str) -> tuple[PlayerSpec, PlayerSpec]:
+    """``expert:40:hard`` style pairs (a budget on the first player)."""
+    parts = text.split(":")
+    if len(parts) == 3:
+        return PlayerSpec(parts[0], int(parts[1])), PlayerSpec.parse(parts[2])
+    if len(parts) == 4:
+        return PlayerSpec(parts[0], int(parts[1])), PlayerSpec(parts[2], int(parts[3]))
+    raise SystemExit(f"cannot read the pairing {text!r}; write a:b or expert:SAMPLES:b")
+
+
+if __name__ == "__main__":
+    main()

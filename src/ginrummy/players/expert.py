@@ -1,0 +1,185 @@
+"""``expert``: Monte Carlo search over the cards it cannot see.
+
+At each decision with a real choice the player:
+
+1. lists a few candidate moves, ranked by ``hard``'s rules: take or not at a draw; the best
+   discards by ``hard``'s score, and the best knock when a knock is legal, at a discard;
+2. samples *worlds*: guesses of the opponent's hand drawn from ``hard``'s opponent model
+   (each guess developed from a few spare cards, as a hand that has been played for a while
+   is better than a fresh deal) and a random order of the rest of the unseen cards as the
+   stock, built with :meth:`ginrummy.hand.Hand.determinize`;
+3. plays every candidate in every world and the hand out to its end with a fast greedy
+   policy for both seats (:mod:`ginrummy.players.rollout`), scoring the ending with the
+   engine's own settlement (layoffs, undercuts and bonuses included);
+4. picks the candidate with the best average points (each world is shared by all candidates,
+   so the comparison is between like and like); ties go to ``hard``'s order.
+
+Gin, big gin and forced moves are played without search. The budget is a number of worlds
+(``samples``), so a decision is a function of the view and the player's seeded RNG only;
+``time_limit`` optionally stops early (then a busy machine can change a decision). All
+randomness, the worlds included, comes from the player's own RNG.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from ..cards import CARD_TEXT
+from ..hand import Hand
+from ..melds import discard_deadwoods, min_deadwood
+from ..view import PlayerView
+from .base import Player
+from .hard import HARD, HardPlayer, Style, lowering_discards, sample_developed_hands
+from .knowledge import OpponentModel, opponent_turns
+from .rollout import PlayoutPolicy, playout_hand
+
+__all__ = ["ExpertPlayer", "DEFAULT_SAMPLES"]
+
+#: Worlds per decision by default (about 0.1-0.2 s a decision on a 2-core 2020s machine).
+DEFAULT_SAMPLES = 40
+
+
+class ExpertPlayer(Player):
+    """Determinized Monte Carlo over ``hard``'s candidate moves (see the module docstring)."""
+
+    name = "expert"
+
+    def __init__(
+        self,
+        seed: int | str | None = None,
+        *,
+        samples: int = DEFAULT_SAMPLES,
+        max_candidates: int = 3,
+        time_limit: float | None = None,
+        style: Style = HARD,
+        policy: PlayoutPolicy | None = None,
+        develop_per_turn: float | None = None,
+        search_knocks: bool = True,
+        confidence: float = 1.0,
+    ) -> None:
+        super().__init__(seed)
+        if samples < 1:
+            raise ValueError(f"samples must be at least 1, not {samples}")
+        if max_candidates < 1:
+            raise ValueError(f"max_candidates must be at least 1, not {max_candidates}")
+        self.samples = samples
+        self.max_candidates = max_candidates
+        self.time_limit = time_limit
+        self.policy = policy or PlayoutPolicy((10, 10))
+        self.develop_per_turn = (
+            style.develop_per_turn if develop_per_turn is None else develop_per_turn
+        )
+        self.search_knocks = search_knocks
+        self.confidence = confidence
+        self._hard = HardPlayer(None, style)
+        self._hard.rng = self.rng
+
+    def reseed(self, seed: int | str | None) -> None:
+        super().reseed(seed)
+        self._hard.rng = self.rng
+
+    # -------------------------------------------------------------------------------------
+
+    def decide(self, view: PlayerView) -> str:
+        legal = view.legal_moves
+        if len(legal) == 1:
+            return legal[0]
+        hard = self._hard
+        model = hard.model(view)
+        candidates = self.candidates(view, model)
+        if len(candidates) == 1:
+            return candidates[0]
+        return self.search(view, model, candidates)
+
+    def candidates(self, view: PlayerView, model: OpponentModel) -> list[str]:
+        """The moves worth searching, ``hard``'s favourite first (one move: no search)."""
+        hard = self._hard
+        phase = view.phase
+        if phase in ("opening", "draw"):
+            other = "pass" if phase == "opening" else "draw"
+            if hard.wants_top(view, model):
+                return ["take", other]
+            # Only a take that lowers the deadwood is worth a search (and a player whose every
+            # take lowers its deadwood can never go round in circles with the discard pile).
+            return [other, "take"] if _lowers_deadwood(view) else [other]
+        if phase == "last_chance":
+            return ["take", "pass"]
+        if view.legal_moves[-1] == "big gin":
+            return ["big gin"]
+        mask = view.hand_mask
+        taken = -1 if view.taken is None else int(view.taken)
+        options = lowering_discards(mask, taken, lower=phase == "discard")
+        knockable = [(c, dw) for c, dw in options if dw <= view.knock_limit]
+        out: list[str] = []
+        hard_knocks = False
+        if knockable:
+            least = min(dw for _, dw in knockable)
+            plan = hard.knock_plan(model, mask, [c for c, dw in knockable if dw == least])
+            knock = hard.knock_text(plan)
+            if least == 0 or phase == "last_chance_knock":
+                return [knock]
+            hard_knocks = hard.should_knock(view, model, least, mask, taken)
+            if not self.search_knocks:
+                if hard_knocks:
+                    return [knock]
+            else:
+                out.append(knock)
+        ranked = hard.rank_discards(view, model, options)
+        out.extend(f"discard {CARD_TEXT[card]}" for _, card in ranked[: self.max_candidates])
+        if len(out) > 1 and knockable and self.search_knocks and not hard_knocks:
+            out.append(out.pop(0))  # hard would play on: its favourite is the best discard
+        return out
+
+    def worlds(self, view: PlayerView, model: OpponentModel, rng: random.Random) -> list[Hand]:
+        """``samples`` hands consistent with the view, hidden cards guessed by the model."""
+        extra = round(self.develop_per_turn * opponent_turns(view))
+        hands = sample_developed_hands(model, rng, self.samples, extra=extra)
+        unseen = [c for c in range(52) if model.unseen >> c & 1]
+        out = []
+        for opponent in hands:
+            stock = [c for c in unseen if not opponent >> c & 1]
+            rng.shuffle(stock)
+            out.append(Hand.determinize(view, opponent, stock))
+        return out
+
+    def search(self, view: PlayerView, model: OpponentModel, candidates: list[str]) -> str:
+        """Points of each candidate in each sampled world; the best candidate.
+
+        ``hard``'s favourite (the first candidate) is kept unless another beats it by more
+        than ``confidence`` standard errors of the paired differences over the worlds (each
+        world is shared by all candidates, so the differences are paired).
+        """
+        rng = self.rng
+        seat = view.seat
+        start = time.perf_counter()
+        values: list[list[float]] = [[] for _ in candidates]
+        for world in self.worlds(view, model, rng):
+            for i, move in enumerate(candidates):
+                hand = world.copy()
+                hand.play(move)
+                if hand.result is not None:
+                    winner, points = hand.result.winner_seat, hand.result.points
+                else:
+                    winner, points = playout_hand(hand, self.policy)
+                values[i].append(0.0 if winner is None else points if winner == seat else -points)
+            if self.time_limit is not None and time.perf_counter() - start > self.time_limit:
+                break
+        n = len(values[0])
+        best, best_score = 0, 0.0
+        for i in range(1, len(candidates)):
+            diffs = [a - b for a, b in zip(values[i], values[0], strict=True)]
+            mean = sum(diffs) / n
+            spread = (sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)) ** 0.5
+            score = mean - self.confidence * spread / n**0.5
+            if score > best_score:
+                best, best_score = i, score
+        return candidates[best]
+
+
+def _lowers_deadwood(view: PlayerView) -> bool:
+    """True when taking the top discard (and discarding another card) lowers the deadwood."""
+    top = int(view.discard_pile[-1])
+    mask = view.hand_mask
+    after = min(dw for c, dw in discard_deadwoods(mask | 1 << top) if c != top)
+    return after < min_deadwood(mask)

@@ -1,0 +1,276 @@
+"""What a seat can infer about the opponent's hand from public play, and what follows from it.
+
+Everything here is a pure function of a :class:`~ginrummy.view.PlayerView`: the opponent's
+cards picked up from the discard pile (certain), the cards it threw away, the offers it
+declined, and the cards nobody has seen. From those, :class:`OpponentModel` gives each unseen
+card a probability of sitting in the opponent's hand, and the helpers below turn the
+probabilities into the quantities the players weigh:
+
+* :meth:`OpponentModel.danger`: how likely a discard is to be picked up because it completes or
+  extends a meld of the opponent (a card it can use);
+* :meth:`OpponentModel.layoff_exposure`: the expected points the opponent could lay off on a
+  knock arrangement;
+* :func:`draw_outlook`: the expected deadwood after the next draw from the stock (how flexible
+  a hand is: how many unseen cards would complete a meld).
+
+The likelihoods are a simple Bayesian reading of the opponent's choices: a player who throws a
+card away, or declines it, is less likely to hold cards that meld with it; a player who picks a
+card up is more likely to hold its neighbours. The factors are deliberately mild (they are
+evidence, not proof: a player may break a pair, or decline a card it could use).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ..melds import best_discard_deadwood, is_set
+from ..view import PlayerView
+
+__all__ = [
+    "Evidence",
+    "feeds_known_meld",
+    "OpponentModel",
+    "RANK_BITS",
+    "draw_outlook",
+    "meld_neighbours",
+    "opponent_turns",
+]
+
+#: One bit per suit at rank 0; shifted left by a rank, the four cards of that rank.
+RANK_BITS = 0x0008004002001
+_VALUE = tuple(min(c % 13 + 1, 10) for c in range(52))
+
+
+def meld_neighbours(card: int) -> tuple[int, int, int]:
+    """Masks of the cards that meld with ``card``: same rank; same suit one away; two away."""
+    rank = card % 13
+    same_rank = (RANK_BITS << rank) & ~(1 << card)
+    near = 0
+    far = 0
+    if rank > 0:
+        near |= 1 << (card - 1)
+    if rank < 12:
+        near |= 1 << (card + 1)
+    if rank > 1:
+        far |= 1 << (card - 2)
+    if rank < 11:
+        far |= 1 << (card + 2)
+    return same_rank, near, far
+
+
+def _three_card_partners() -> tuple[tuple[int, ...], ...]:
+    """For each card, the pairs of cards (as masks) that make a three-card meld with it."""
+    out: list[list[int]] = [[] for _ in range(52)]
+    for card in range(52):
+        rank = card % 13
+        others = [c for c in range(rank, 52, 13) if c != card]
+        for i in range(3):
+            for j in range(i + 1, 3):
+                out[card].append(1 << others[i] | 1 << others[j])
+        for low in (rank - 2, rank - 1, rank):
+            if 0 <= low <= 10:
+                run = 7 << (card - rank + low)
+                out[card].append(run & ~(1 << card))
+    return tuple(tuple(x) for x in out)
+
+
+#: For each card, the pairs of other cards that form a three-card meld with it.
+MELD_PARTNERS = _three_card_partners()
+
+
+def feeds_known_meld(card: int, known: int) -> bool:
+    """True when ``card`` would complete or extend a meld with cards the opponent is known to
+    hold (every longer meld through a card contains a three-card meld through it)."""
+    return any(pair & known == pair for pair in MELD_PARTNERS[card])
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """How strongly each kind of public action moves the odds of the cards that meld with it.
+
+    A factor multiplies the weight of an unseen card: below 1 makes it less likely to be in
+    the opponent's hand, above 1 more likely. ``*_rank`` applies to the same rank, ``*_near``
+    to the same suit one rank away and ``*_far`` two ranks away.
+    """
+
+    discard_rank: float = 0.55
+    discard_near: float = 0.55
+    discard_far: float = 0.8
+    passed_rank: float = 0.5
+    passed_near: float = 0.55
+    passed_far: float = 0.8
+    took_rank: float = 2.6
+    took_near: float = 2.6
+    took_far: float = 1.6
+
+
+def opponent_turns(view: PlayerView) -> int:
+    """How many times the opponent has drawn (from the stock or the discard pile)."""
+    opponent = 1 - view.seat
+    return sum(1 for e in view.history if e.seat == opponent and e.kind in ("draw", "take"))
+
+
+class OpponentModel:
+    """The probability that each card is in the opponent's hand, from one seat's view.
+
+    ``prob[c]`` is 1 for cards the opponent is known to hold, 0 for cards this seat holds or
+    sees in the discard pile, and in between for unseen cards; the unseen probabilities add up
+    to the number of the opponent's cards that are not known.
+    """
+
+    __slots__ = ("known", "unseen", "hidden_count", "prob", "stock_count")
+
+    def __init__(self, view: PlayerView, evidence: Evidence | None = None) -> None:
+        ev = evidence or Evidence()
+        self.known = view.opponent_known_mask
+        self.unseen = view.unseen_mask
+        self.stock_count = view.stock_count
+        self.hidden_count = max(0, view.opponent_card_count - self.known.bit_count())
+        weights = [0.0] * 52
+        unseen_cards = [c for c in range(52) if self.unseen >> c & 1]
+        for c in unseen_cards:
+            weights[c] = 1.0
+        if unseen_cards:
+            self._apply(weights, view.opponent_discards, ev.discard_rank, ev.discard_near,
+                        ev.discard_far)
+            self._apply(weights, view.opponent_passed, ev.passed_rank, ev.passed_near,
+                        ev.passed_far)
+            held = [c for c in view.opponent_took if self.known >> c & 1]
+            self._apply(weights, held, ev.took_rank, ev.took_near, ev.took_far)
+        self.prob = _fill(weights, unseen_cards, self.hidden_count)
+        for c in range(52):
+            if self.known >> c & 1:
+                self.prob[c] = 1.0
+
+    def _apply(
+        self,
+        weights: list[float],
+        cards: Iterable[int],
+        rank_factor: float,
+        near_factor: float,
+        far_factor: float,
+    ) -> None:
+        unseen = self.unseen
+        for card in cards:
+            same_rank, near, far = meld_neighbours(int(card))
+            for mask, factor in ((same_rank, rank_factor), (near, near_factor),
+                                 (far, far_factor)):
+                m = mask & unseen
+                while m:
+                    low = m & -m
+                    weights[low.bit_length() - 1] *= factor
+                    m ^= low
+
+    def in_stock(self, card: int) -> float:
+        """Probability that an unseen card is in the stock rather than the opponent's hand."""
+        return 1.0 - self.prob[card] if self.unseen >> card & 1 else 0.0
+
+    def danger(self, card: int) -> float:
+        """Probability that the opponent holds cards that meld with ``card`` (so it would take
+        it): two more of its rank, or two suit neighbours forming a run with it."""
+        p = self.prob
+        rank = card % 13
+        others = [p[c] for c in range(rank, 52, 13) if c != card]
+        a, b, c3 = others
+        set_chance = a * b + a * c3 + b * c3 - 2 * a * b * c3
+        miss = 1.0 - set_chance
+        lo1 = p[card - 1] if rank > 0 else 0.0
+        lo2 = p[card - 2] if rank > 1 else 0.0
+        hi1 = p[card + 1] if rank < 12 else 0.0
+        hi2 = p[card + 2] if rank < 11 else 0.0
+        miss *= 1.0 - lo1 * lo2
+        miss *= 1.0 - lo1 * hi1
+        miss *= 1.0 - hi1 * hi2
+        return 1.0 - miss
+
+    def layoff_exposure(self, melds: Sequence[int], held: int) -> float:
+        """Expected deadwood points the opponent could lay off directly on ``melds`` (the
+        fourth card of a three-card set, the card past either end of a run), ``held`` being
+        the knocker's own cards."""
+        p = self.prob
+        total = 0.0
+        for m in melds:
+            if is_set(m):
+                if m.bit_count() == 3:
+                    rank = ((m & -m).bit_length() - 1) % 13
+                    fourth = ((RANK_BITS << rank) & ~m & ~held).bit_length() - 1
+                    if fourth >= 0:
+                        total += p[fourth] * _VALUE[fourth]
+                continue
+            low = (m & -m).bit_length() - 1
+            high = m.bit_length() - 1
+            if low % 13 and not held >> (low - 1) & 1:
+                below = p[low - 1]
+                total += below * _VALUE[low - 1]
+                if (low - 1) % 13 and not held >> (low - 2) & 1:
+                    total += below * p[low - 2] * _VALUE[low - 2]
+            if high % 13 != 12 and not held >> (high + 1) & 1:
+                above = p[high + 1]
+                total += above * _VALUE[high + 1]
+                if (high + 1) % 13 != 12 and not held >> (high + 2) & 1:
+                    total += above * p[high + 2] * _VALUE[high + 2]
+        return total
+
+    def expected_hidden_value(self) -> float:
+        """Expected card points of the opponent's unknown cards (an upper bound on deadwood)."""
+        return sum(self.prob[c] * _VALUE[c] for c in range(52) if self.unseen >> c & 1)
+
+    def stock_weights(self) -> list[tuple[int, float]]:
+        """``(card, probability it is the next stock card)`` for every unseen card."""
+        out: list[tuple[int, float]] = []
+        total = 0.0
+        m = self.unseen
+        while m:
+            low = m & -m
+            m ^= low
+            c = low.bit_length() - 1
+            w = 1.0 - self.prob[c]
+            if w > 0.0:
+                out.append((c, w))
+                total += w
+        if total <= 0.0:
+            return []
+        return [(c, w / total) for c, w in out]
+
+
+def _fill(weights: list[float], cards: list[int], count: int) -> list[float]:
+    """Scale ``weights`` of ``cards`` into probabilities summing to ``count``, none above 1."""
+    prob = [0.0] * 52
+    if count <= 0 or not cards:
+        return prob
+    if count >= len(cards):
+        for c in cards:
+            prob[c] = 1.0
+        return prob
+    free = list(cards)
+    remaining = float(count)
+    while free:
+        total = sum(weights[c] for c in free)
+        if total <= 0.0:
+            share = remaining / len(free)
+            for c in free:
+                prob[c] = share
+            break
+        scale = remaining / total
+        capped = [c for c in free if weights[c] * scale >= 1.0]
+        if not capped:
+            for c in free:
+                prob[c] = weights[c] * scale
+            break
+        for c in capped:
+            prob[c] = 1.0
+        remaining -= len(capped)
+        capped_set = set(capped)
+        free = [c for c in free if c not in capped_set]
+    return prob
+
+
+def draw_outlook(hand_mask: int, stock: Sequence[tuple[int, float]]) -> float:
+    """Expected least deadwood after drawing one card from ``stock`` (``(card, probability)``
+    pairs) and discarding the best card: low when many unseen cards would help the hand."""
+    total = 0.0
+    for card, weight in stock:
+        total += weight * best_discard_deadwood(hand_mask | 1 << card)
+    return total
+

@@ -1,0 +1,100 @@
+"""The coach's routes: remarks on the person's decisions, hand reviews, revisits.
+
+Every route reads the player from the token, like the table's routes, and acts only on that
+player's matches; the work is done by :class:`~ginrummy.web.coach_service.CoachService`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Path, Request
+
+from ..coach import lesson_coach
+from .coach_schemas import (
+    LatestOut,
+    RemarkOut,
+    ReviewOut,
+    RevisitAnswerOut,
+    RevisitIn,
+    RevisitOut,
+)
+from .coach_service import CoachService, remark_out
+from .learn_routes import _ERRORS as _LEARN_ERRORS
+from .learn_routes import SituationId, _find
+from .routes import _ERRORS, MatchId, Player
+
+__all__ = ["router", "lessons_router"]
+
+router = APIRouter(prefix="/api/matches/{match_id}/coach", tags=["coach"])
+lessons_router = APIRouter(prefix="/api/situations", tags=["learn"])
+
+HandNumber = Annotated[int, Path(ge=1, le=10_000, description="hand number (1-based)")]
+MoveIndex = Annotated[
+    int, Path(ge=0, le=10_000, description="moves of the hand played before the decision")
+]
+
+
+def _coach(request: Request) -> CoachService:
+    coach: CoachService = request.app.state.coach
+    return coach
+
+
+Coach = Annotated[CoachService, Depends(_coach)]
+
+
+@router.get("/latest", response_model=LatestOut, responses=_ERRORS)
+def latest(player: Player, coach: Coach, match_id: MatchId) -> LatestOut:
+    """The coach on your latest move of the current hand (null before your first decision,
+    or after a forced move). Computed on request, from what your seat knew then."""
+    return LatestOut(remark=coach.latest(player, match_id))
+
+
+@router.get("/hands/{number}", response_model=ReviewOut, responses=_ERRORS)
+def review(player: Player, coach: Coach, match_id: MatchId, number: HandNumber) -> ReviewOut:
+    """The review of a finished hand: each of your decisions rated, the costliest first
+    (409 while the hand is being played)."""
+    return coach.review(player, match_id, number)
+
+
+@router.get("/hands/{number}/decisions/{index}", response_model=RevisitOut, responses=_ERRORS)
+def revisit(
+    player: Player, coach: Coach, match_id: MatchId, number: HandNumber, index: MoveIndex
+) -> RevisitOut:
+    """One of your decisions in a finished hand, reopened as a position to play again."""
+    return coach.revisit(player, match_id, number, index)
+
+
+@router.post(
+    "/hands/{number}/decisions/{index}/answer",
+    response_model=RevisitAnswerOut,
+    responses=_ERRORS,
+)
+def revisit_answer(
+    player: Player,
+    coach: Coach,
+    match_id: MatchId,
+    number: HandNumber,
+    index: MoveIndex,
+    body: RevisitIn,
+) -> RevisitAnswerOut:
+    """Play a reopened decision again: the coach's remark on the new move, every alternative
+    it weighed, and what the engine makes of it (400 for a move the rules do not allow)."""
+    return coach.revisit_answer(player, match_id, number, index, body.move)
+
+
+@lru_cache(maxsize=1024)
+def _lesson_remark(situation_id: str, move: str) -> RemarkOut:
+    situation = _find(situation_id)
+    found = lesson_coach().assess(situation.position.view(), move)
+    return remark_out(0, 0, 0, found)
+
+
+@lessons_router.post("/{situation_id}/coach", response_model=RemarkOut,
+                     responses=_LEARN_ERRORS)
+def lesson_remark(situation_id: SituationId, body: RevisitIn) -> RemarkOut:
+    """The coach's view of a move at a sample situation, from the learner's seat only (the
+    same coach that checks every lesson's answer); 400 for a move the rules do not allow."""
+    _find(situation_id)  # 404 before anything else
+    return _lesson_remark(situation_id, " ".join(body.move.split()))

@@ -1,0 +1,164 @@
+"""The coach in the page, in Debian's Chromium: the toggle shows a remark after your decision
+(in a polite live region), and a decision is revisited from a finished hand's review."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import Server
+from .helpers import choose
+from .test_page import MAX_STEPS, button_for, deal, open_table, state_of, wait_after
+
+
+@pytest.fixture()
+def page(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(
+        viewport={"width": 1280, "height": 900}, reduced_motion="reduce", bypass_csp=True
+    )
+    pg = ctx.new_page()
+    yield pg
+    assert not getattr(pg, "errors", [])
+    ctx.close()
+
+
+def click_move(page: Any, state: dict[str, Any], move: str) -> None:
+    act = button_for(state, move)
+    if act in ("discard", "knock", "gin"):
+        page.click(f'#hand .card[data-card="{move.split()[1]}"]')
+    page.click(f"[data-act={act}]")
+    wait_after(page, state["version"])
+
+
+def test_the_toggle_shows_a_remark_after_a_decision(
+    page: Any, live_server: Server, artifacts: Path
+) -> None:
+    open_table(page, live_server)
+    deal(page)
+    toggle = page.locator("#coach-toggle")
+    assert toggle.get_attribute("aria-pressed") == "false"
+    toggle.click()
+    assert toggle.get_attribute("aria-pressed") == "true"
+    slot = page.locator("#coach-slot")
+    assert slot.get_attribute("role") == "status"
+    assert slot.get_attribute("aria-live") == "polite"
+    for _ in range(6):
+        state = state_of(page, live_server)
+        if state["hand"]["result"]:
+            break
+        legal = state["hand"]["legal_moves"]
+        move = choose(state)
+        click_move(page, state, move)
+        if len(legal) > 1:
+            page.wait_for_selector("#coach-slot[data-rating]")
+            break
+    else:
+        raise AssertionError("no decision with a choice came up")
+    text = slot.inner_text()
+    rating = slot.get_attribute("data-rating")
+    assert rating in ("good", "inaccuracy", "mistake")
+    assert text.startswith("Coach:") and {"good": "Good", "inaccuracy": "Inaccuracy",
+                                          "mistake": "Mistake"}[rating] in text
+    page.screenshot(path=str(artifacts / "coach-remark.png"))
+    # Off again: the remark goes, and the next decision gets none.
+    toggle.click()
+    assert slot.inner_text() == ""
+
+
+def test_a_decision_is_revisited_from_a_hand_review(
+    page: Any, live_server: Server, artifacts: Path
+) -> None:
+    open_table(page, live_server)
+    deal(page)
+    page.click("#coach-toggle")
+    # Play the hand through the API with the page's token (faster than clicks), then reload:
+    # the page shows the hand's end with the coach's review.
+    token = page.evaluate("localStorage.getItem('ginrummy.token')")
+    auth = {"Authorization": f"Bearer {token}"}
+    for _ in range(MAX_STEPS * 4):
+        state = state_of(page, live_server)
+        mid = state["id"]
+        if state["status"] == "between_hands":
+            # A hand in which you drew from the stock at least once is what the test needs.
+            number = state["hand"]["number"]
+            review = httpx.get(f"{live_server.url}/api/matches/{mid}/coach/hands/{number}",
+                               headers=auth, timeout=60).json()
+            if any(d["move"] == "draw" for d in review["decisions"]):
+                break
+            r = httpx.post(f"{live_server.url}/api/matches/{mid}/next-hand", headers=auth,
+                           json={"version": state["version"]})
+        else:
+            assert state["status"] == "playing"
+            r = httpx.post(f"{live_server.url}/api/matches/{mid}/moves", headers=auth,
+                           json={"move": choose(state), "version": state["version"]})
+        assert r.status_code == 200, r.text
+    else:
+        raise AssertionError("no hand ended with a draw decision of yours")
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    page.wait_for_selector("#hand-end:not([hidden])")
+    page.wait_for_selector("#coach-review .coach-summary")
+    summary = page.inner_text("#coach-review .coach-summary")
+    assert "decision" in summary
+    # The hand's end shows both the sealed deal, its server seed revealed, and the review.
+    revealed = state["meta"]["sealed"]["hand"]["server_seed"]
+    assert revealed and revealed in page.inner_text("#hand-meta .seal-revealed")
+    page.screenshot(path=str(artifacts / "coach-review.png"), full_page=True)
+    # Revisit a decision where you drew from the stock (open the full list first).
+    page.click("#coach-review .coach-all summary")
+    item = page.locator("#coach-review .coach-all .coach-item",
+                        has_text="draw from the stock").first
+    item.locator(".coach-revisit").click()
+    page.wait_for_selector('body[data-mode="revisit"]')
+    page.wait_for_function("document.body.dataset.busy === 'false'")
+    assert page.locator("#revisit").is_visible()
+    assert "draw from the stock" in page.inner_text("#revisit-question")
+    assert page.locator("#hand-end").is_hidden()  # the table is back at the decision
+    assert page.locator("#coach-review").is_hidden()
+    # A reopened decision is a position, not a dealt hand: nothing sealed is shown for it.
+    assert page.inner_text("#seal-line") == ""
+    assert page.locator("#deal-panel").is_hidden()
+    # Play it again: take the top discard this time.
+    page.keyboard.press("t")
+    page.wait_for_selector("body[data-answered]")
+    page.wait_for_selector("#revisit-answer .coach-alts")
+    answer = page.inner_text("#revisit-answer")
+    assert "(your move)" in answer and "In the game" in answer
+    assert "draw from the stock" in answer and "take the" in answer
+    assert page.evaluate("document.activeElement.id") == "revisit-answer"
+    page.screenshot(path=str(artifacts / "coach-revisit.png"), full_page=True)
+    page.click("#revisit-exit")
+    page.wait_for_selector("#coach-review:not([hidden]) .coach-summary")
+    assert page.locator("#revisit").is_hidden()
+    assert revealed in page.inner_text("#hand-meta .seal-revealed")
+
+
+def test_the_coach_on_from_the_start_waits_for_the_sealed_first_deal(
+    page: Any, live_server: Server
+) -> None:
+    """With the coach already on, a new match waits for its sealed first deal (no hand yet:
+    nothing to remark on or review), also after a reload, and then deals as usual."""
+    page.add_init_script("localStorage.setItem('ginrummy.coach', 'on')")
+    open_table(page, live_server)
+    page.wait_for_selector("#dlg-new[open]")
+    page.click("#new-start")
+    page.wait_for_selector("#deal-panel:not([hidden]) #client-seed")
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'btn-deal'")
+    assert page.get_attribute("#coach-toggle", "aria-pressed") == "true"
+    assert page.locator("#coach-review").is_hidden()
+    assert state_of(page, live_server)["hand"] is None
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    page.wait_for_selector("#deal-panel:not([hidden]) #client-seed")
+    assert page.inner_text("#prompt") == "Deal the first hand."
+    assert page.locator("#coach-review").is_hidden()
+    version = page.get_attribute("body", "data-version")
+    page.click("#btn-deal")
+    wait_after(page, int(version or 0))
+    page.wait_for_selector("#hand .card")
+    assert state_of(page, live_server)["hand"]["number"] == 1
+    assert page.locator("#coach-review").is_hidden()

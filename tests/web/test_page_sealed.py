@@ -1,0 +1,174 @@
+"""Sealed deals in the page (Debian's Chromium through Playwright, against the real server):
+the commitment before the deal, a typed client seed, "Verify this deal" checking the hand with
+the page's own WebCrypto code, the record download, and a tampered report caught."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ginrummy.shuffle import SealError, check_client_seed
+from ginrummy.verify import verify_record
+
+from .conftest import Server
+from .test_page import open_table, play_hand_by_clicks, state_of, wait_after
+
+#: Every check the view runs for a hand this browser saw from its commitment to its end.
+ALL_CHECKS = ["seen", "seed", "nonce", "version", "commitment", "deck", "hands", "upcard",
+              "draws"]
+
+
+@pytest.fixture()
+def page(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(
+        viewport={"width": 1280, "height": 900}, reduced_motion="reduce", bypass_csp=True,
+        accept_downloads=True,
+    )
+    page = ctx.new_page()
+    yield page
+    ctx.close()
+
+
+def checks_shown(page: Any) -> dict[str, bool]:
+    page.wait_for_selector("#dlg-verify[open]")
+    page.wait_for_function("document.getElementById('dlg-verify').dataset.result !== 'running'")
+    items = page.eval_on_selector_all(
+        "#verify-checks li", "els => els.map(e => [e.dataset.check, e.dataset.ok === 'true'])"
+    )
+    return {name: ok for name, ok in items}
+
+
+def test_a_hand_with_a_typed_client_seed_verifies_in_the_browser(
+    page: Any, live_server: Server, artifacts: Path
+) -> None:
+    open_table(page, live_server)
+    page.wait_for_selector("#dlg-new[open]")
+    page.click("#new-start")
+    page.wait_for_selector("#deal-panel:not([hidden]) #client-seed")
+    before = state_of(page, live_server)
+    upcoming = before["meta"]["sealed"]["next"]
+    assert before["hand"] is None
+    # The commitment, nonce and dealer are shown before any seed is chosen.
+    panel = page.inner_text("#deal-panel")
+    assert upcoming["commitment"] in panel and "ginrummy-shuffle-v1" in panel
+    assert re.search(r"Nonce\s+1", panel)
+    offered = page.input_value("#client-seed")
+    assert re.fullmatch(r"[0-9a-f]{16}", offered)  # drawn in the browser
+    page.click("#seed-random")
+    assert page.input_value("#client-seed") != offered
+    # A bad seed gets the engine's sentence beside the field and deals nothing.
+    page.fill("#client-seed", " leading space")
+    page.click("#btn-deal")
+    with pytest.raises(SealError) as engine:
+        check_client_seed(" leading space")
+    message = str(engine.value)
+    page.locator("#seed-error").filter(has_text=message[0].upper() + message[1:]).wait_for()
+    assert page.get_attribute("#client-seed", "aria-invalid") == "true"
+    assert state_of(page, live_server)["version"] == before["version"]
+    assert state_of(page, live_server)["hand"] is None
+    # The keyboard reaches the field from the Deal button; Enter in the field deals.
+    page.focus("#btn-deal")
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.id") == "client-seed"
+    typed = "typed by a person ♥ 7h"
+    page.keyboard.press("Control+A")
+    page.keyboard.type(typed)
+    page.keyboard.press("Enter")
+    wait_after(page, before["version"])
+    dealt = state_of(page, live_server)
+    assert dealt["meta"]["sealed"]["hand"]["client_seed"] == typed
+    assert dealt["meta"]["sealed"]["hand"]["commitment"] == upcoming["commitment"]
+    assert upcoming["commitment"][:16] in page.inner_text("#seal-line")
+
+    final = play_hand_by_clicks(page, live_server)
+    revealed = final["meta"]["sealed"]["hand"]
+    shown = page.inner_text("#hand-meta")
+    for value in (revealed["server_seed"], revealed["commitment"], typed):
+        assert value in shown
+    page.click("#btn-verify")
+    checks = checks_shown(page)
+    assert checks == dict.fromkeys(ALL_CHECKS, True)
+    summary = page.inner_text("#verify-summary")
+    assert summary.startswith(f"Every check passed ({len(ALL_CHECKS)})")
+    assert page.locator("#verify-checks li.fail").count() == 0
+    assert page.locator("#verify-checks li", has_text="✓ Passed").count() == len(ALL_CHECKS)
+    page.screenshot(path=str(artifacts / "page-verify.png"))
+    page.locator("#dlg-verify").screenshot(path=str(artifacts / "verify-deal.png"))
+    page.click("#dlg-verify button.close")
+
+    # The record downloaded from the page verifies offline, against the commitment shown.
+    with page.expect_download() as info:
+        page.click("#btn-record")
+    text = Path(info.value.path()).read_text(encoding="utf-8")
+    report = verify_record(text, published={1: upcoming["commitment"]})
+    assert report.ok and [h.status for h in report.hands] == ["verified"]
+
+    # The next hand's commitment and seed field wait above "Next hand", which deals with it.
+    if final["status"] == "between_hands":
+        nxt = final["meta"]["sealed"]["next"]
+        assert nxt["commitment"] in shown
+        seed = page.input_value("#client-seed")
+        page.click("#btn-next")
+        wait_after(page, final["version"])
+        assert state_of(page, live_server)["meta"]["sealed"]["hand"]["client_seed"] == seed
+    assert not page.errors
+
+
+def test_the_verify_view_names_the_check_a_tampered_report_fails(
+    page: Any, live_server: Server
+) -> None:
+    open_table(page, live_server)
+    page.wait_for_selector("#dlg-new[open]")
+    page.click("#new-start")
+    page.wait_for_selector("#deal-panel:not([hidden]) #client-seed")
+    version = int(page.get_attribute("body", "data-version") or 0)
+    page.click("#btn-deal")
+    wait_after(page, version)
+    final = play_hand_by_clicks(page, live_server)
+    revealed = final["meta"]["sealed"]["hand"]
+
+    # From now on the page is told what a dishonest server would report: first a deck with
+    # its last two (never drawn) cards swapped, then another server seed.
+    mode = {"what": "deck"}
+
+    def tamper(route: Any) -> None:
+        response = route.fetch()
+        data = response.json()
+        sealed = data["meta"]["sealed"]["hand"]
+        if sealed and sealed["server_seed"]:
+            if mode["what"] == "deck":
+                deck = sealed["deck"]
+                deck[50], deck[51] = deck[51], deck[50]
+            else:
+                sealed["server_seed"] = "0" * 64
+        route.fulfill(response=response, body=json.dumps(data))
+
+    page.route(re.compile(r".*/api/matches/[A-Za-z0-9_-]+$"), tamper)
+    for what in ("deck", "seed"):
+        mode["what"] = what
+        page.reload()
+        page.wait_for_selector("body[data-ready=true]")
+        page.click("#btn-verify")
+        checks = checks_shown(page)
+        failed = {name for name, ok in checks.items() if not ok}
+        if what == "deck":
+            assert failed == {"deck"}
+            assert page.inner_text("#verify-summary").startswith("1 of 9 checks failed: Deck.")
+            line = page.inner_text('#verify-checks li[data-check="deck"]')
+            assert line.startswith("✗ Failed") and "position 50" in line
+        else:
+            assert "0" * 64 in page.inner_text("#hand-meta")
+            # The seed no longer matches the commitment shown before the deal, and the deck it
+            # gives is not the one the page saw dealt (its upcard may match by chance: 1 in 52).
+            assert {"commitment", "deck", "hands"} <= failed
+            assert {"seen", "seed", "nonce", "version"}.isdisjoint(failed)
+            line = page.inner_text('#verify-checks li[data-check="commitment"]')
+            assert line.startswith("✗ Failed") and revealed["commitment"] in line
+        page.click("#dlg-verify button.close")
+    assert not page.errors
