@@ -32,9 +32,10 @@ def _bars(ax: Any, labels: Sequence[str], props: Sequence[Mapping[str, Any]], ti
     ax.bar(labels, shares, yerr=[low, high], capsize=4, color="#4c72b0")
     ax.set_title(title)
     ax.set_ylabel("% (95% Wilson interval)")
-    for i, s in enumerate(shares):
-        ax.annotate(f"{s:.1f}%", (i, s), textcoords="offset points", xytext=(0, 3),
-                    ha="center", fontsize=8)
+    for i, (s, p) in enumerate(zip(shares, props, strict=True)):
+        ax.annotate(f"{s:.1f}%", (i, 100 * p["high"]), textcoords="offset points",
+                    xytext=(0, 3), ha="center", fontsize=8)
+    ax.set_ylim(0, min(105, 100 * max(p["high"] for p in props) * 1.12 + 1))
 
 
 def _int_bins(values: Sequence[int], most: int = 45) -> list[float]:
