@@ -25,7 +25,6 @@ from ginrummy.simulate import (
     run_matches,
 )
 from ginrummy.tournament import Tournament, summarize_tournament
-from standin import GreedyPlayer
 
 QUICK = get_rules("traditional", target=10)  # random players end a match in one scored hand
 
@@ -73,14 +72,22 @@ def test_each_hand_depends_only_on_seed_and_index() -> None:
 def test_workers_do_not_change_the_records() -> None:
     setup = Setup.of("traditional", ["random", "random"], seed="par")
     assert run_hands(setup, 30, workers=1) == run_hands(setup, 30, workers=2)
-    greedy = Setup.of("traditional", [GreedyPlayer, "random"], seed="par")
-    assert run_matches(greedy, 6, workers=1) == run_matches(greedy, 6, workers=2)
+    mixed = Setup.of("traditional", ["simple", "random"], seed="par")
+    assert run_matches(mixed, 6, workers=1) == run_matches(mixed, 6, workers=2)
+
+
+def test_a_player_class_works_like_its_name() -> None:
+    from ginrummy.players.simple import SimplePlayer
+
+    by_name = Setup.of("traditional", ["simple", "simple"], seed="f")
+    by_class = Setup.of("traditional", [SimplePlayer, SimplePlayer], seed="f")
+    assert run_hands(by_class, 8, workers=2) == run_hands(by_name, 8)
 
 
 @pytest.mark.parametrize("rules", [QUICK, get_rules("modern", hollywood=True),
                                    get_rules("oklahoma")])
 def test_match_records_score_like_the_engine(rules: RuleSet) -> None:
-    setup = Setup.of(rules, [GreedyPlayer, GreedyPlayer], seed="m")
+    setup = Setup.of(rules, ["simple", "simple"], seed="m")
     for record in run_matches(setup, 4):
         entries = [(h.winner_seat, h.points) if h.winner_seat is not None else None
                    for h in record.hands]
@@ -243,9 +250,8 @@ def test_bad_simulate_options_fail_cleanly(args: list[str], message: str) -> Non
 
 
 def test_tournament_summary_is_consistent() -> None:
-    t = Tournament.of("traditional", [GreedyPlayer, GreedyPlayer, "random"], matches=4,
-                      seed="t")
-    assert t.labels == ["greedy", "greedy#2", "random"]
+    t = Tournament.of("traditional", ["simple", "simple", "random"], matches=4, seed="t")
+    assert t.labels == ["simple", "simple#2", "random"]
     from ginrummy.simulate import run_jobs
 
     parts = run_jobs(t.jobs())
@@ -258,8 +264,8 @@ def test_tournament_summary_is_consistent() -> None:
     assert sum(o["count"] for o in s["overall"].values()) == 3 * 4
     ratings = {name: r["rating"] for name, r in s["ratings"].items()}
     assert sum(ratings.values()) / 3 == pytest.approx(1500)
-    assert cross["greedy"]["random"]["count"] == 4  # the greedy player always beats random
-    assert ratings["random"] < min(ratings["greedy"], ratings["greedy#2"])
+    assert cross["simple"]["random"]["count"] == 4  # simple wins every match against random
+    assert ratings["random"] < min(ratings["simple"], ratings["simple#2"])
     flat = [r for part in parts for r in part]
     assert flat == [r for part in run_jobs(t.jobs(2), workers=2) for r in part]
 
