@@ -184,7 +184,7 @@ def test_table_and_json_agree() -> None:
     assert interval == f"{t['low']:.2f} – {t['high']:.2f}"
     value, _, _ = _row(table.output, "Fresh-deal deadwood, non-dealer")
     assert value == f"{s['fresh_deadwood']['non_dealer']['mean']:.2f}"
-    value, _, n = _row(table.output, "First to act (non-dealer): scored hands won")
+    value, _, n = _row(table.output, "First to act: scored hands won")
     assert n == str(s["scored_hands"])
     assert "modern" in table.output and "seed 't'" in table.output
     traditional = invoke(*args[:-2])

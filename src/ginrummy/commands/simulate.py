@@ -93,11 +93,11 @@ def hand_table(s: dict[str, Any], title: str, big_gin: bool = True) -> Table:
             continue
         share(label, s["outcomes"][kind])
     table.add_section()
-    mean("Knocker's deadwood (plain knocks, undercuts)", s["knock_deadwood"])
+    mean("Knock deadwood (knocks but gin)", s["knock_deadwood"])
     mean("Points per scored hand", s["points_per_scored_hand"])
     mean("Turns per hand", s["turns_per_hand"])
     table.add_section()
-    share("First to act (non-dealer): scored hands won", s["first_player"]["hand_wins"])
+    share("First to act: scored hands won", s["first_player"]["hand_wins"])
     mean("First to act: net points per hand", s["first_player"]["net_points_per_hand"])
     mean("Fresh-deal deadwood, dealer", s["fresh_deadwood"]["dealer"])
     mean("Fresh-deal deadwood, non-dealer", s["fresh_deadwood"]["non_dealer"])
