@@ -22,7 +22,7 @@ DEFAULT_MATCHES = 20
 def cross_table(summary: dict[str, Any], labels: Sequence[str]) -> Table:
     """Rows: each player's match score against each column player (ties ½), its overall
     score and its rating, every figure with its 95% interval; strongest first."""
-    table = Table(title="Match score of the row player against the column player (95% interval)",
+    table = Table(title="Match score, row player against column (95% interval)",
                   title_justify="left")
     ratings = summary["ratings"]
     order = sorted(labels, key=lambda x: -ratings[x]["rating"]) if ratings else list(labels)
@@ -52,7 +52,7 @@ def cross_table(summary: dict[str, Any], labels: Sequence[str]) -> Table:
 def _cell(p: dict[str, Any]) -> str:
     if p["share"] is None:
         return "—"
-    return f"{pct(p['share'])}\n({pct(p['low'])}–{pct(p['high'])})"
+    return f"{pct(p['share'])}\n{100 * p['low']:.0f}–{100 * p['high']:.0f}%"
 
 
 @click.command()
