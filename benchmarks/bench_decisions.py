@@ -127,9 +127,13 @@ def main(argv: list[str] | None = None) -> None:
         for r in rows:
             print("| " + " | ".join(r) + " |")
     else:
-        print("  ".join(h.rjust(w) for h, w in zip(header, widths, strict=True)))
+        def line(cells: list[str]) -> str:
+            return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                             for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
+
+        print(line(header))
         for r in rows:
-            print("  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)))
+            print(line(r))
 
     ours = Measure("ours", "simple vs simple, selfplay.play_hand (views each move)",
                    lambda: args.hands)
