@@ -13,7 +13,8 @@ At each decision with a real choice the player:
    real deadwood of ``hard``'s hands turn by turn), and a random order of the rest of the
    unseen cards as the stock, built with :meth:`ginrummy.hand.Hand.determinize`;
 3. plays every candidate in every world and the hand out to its end with a fast greedy policy
-   for both seats (:mod:`ginrummy.players.rollout`; by default both hold out for gin), scoring
+   for both seats (:mod:`ginrummy.players.rollout`; the expert's seat holds out for gin, the
+   opponent holds out in half the worlds and knocks at once in the others), scoring
    the ending with the engine's own settlement (layoffs, undercuts and bonuses included);
 4. keeps ``hard``'s favourite unless another candidate beats it by more than ``confidence``
    standard errors of the paired differences (every world is shared by all candidates).
@@ -43,10 +44,11 @@ __all__ = ["ExpertPlayer", "DEFAULT_SAMPLES"]
 #: Worlds per decision by default.
 DEFAULT_SAMPLES = 40
 
-#: The playout policy: both seats hold out for gin (knock threshold 0). Against players that
-#: camp for gin this matches real play far better than knocking at once, and it measured best
-#: in self-play against ``hard``.
-PLAYOUT_POLICY = PlayoutPolicy((0, 0))
+#: Knock thresholds in the playouts: the expert's own seat holds out for gin; the opponent,
+#: whose style the view cannot tell, holds out for gin in half the worlds and knocks as soon
+#: as it can in the other half.
+OWN_THRESHOLD = 0
+OPPONENT_THRESHOLDS = (0, 10)
 
 
 class ExpertPlayer(Player):
@@ -62,7 +64,8 @@ class ExpertPlayer(Player):
         max_candidates: int = 3,
         time_limit: float | None = None,
         style: Style = HARD,
-        policy: PlayoutPolicy | None = None,
+        own_threshold: int = OWN_THRESHOLD,
+        opponent_thresholds: tuple[int, ...] = OPPONENT_THRESHOLDS,
         develop_per_turn: float = 1.0,
         search_knocks: bool = False,
         confidence: float = 1.0,
@@ -75,7 +78,10 @@ class ExpertPlayer(Player):
         self.samples = samples
         self.max_candidates = max_candidates
         self.time_limit = time_limit
-        self.policy = policy or PLAYOUT_POLICY
+        if not opponent_thresholds:
+            raise ValueError("give the opponent at least one knock threshold")
+        self.own_threshold = own_threshold
+        self.opponent_thresholds = tuple(opponent_thresholds)
         self.develop_per_turn = develop_per_turn
         self.search_knocks = search_knocks
         self.confidence = confidence
@@ -161,14 +167,20 @@ class ExpertPlayer(Player):
         seat = view.seat
         start = time.perf_counter()
         values: list[list[float]] = [[] for _ in candidates]
-        for world in self.worlds(view, model, rng):
+        policies = []
+        for theirs in self.opponent_thresholds:
+            pair = [theirs, theirs]
+            pair[seat] = self.own_threshold
+            policies.append(PlayoutPolicy((pair[0], pair[1])))
+        for w, world in enumerate(self.worlds(view, model, rng)):
+            policy = policies[w % len(policies)]
             for i, move in enumerate(candidates):
                 hand = world.copy()
                 hand.play(move)
                 if hand.result is not None:
                     winner, points = hand.result.winner_seat, hand.result.points
                 else:
-                    winner, points = playout_hand(hand, self.policy)
+                    winner, points = playout_hand(hand, policy)
                 values[i].append(0.0 if winner is None else points if winner == seat else -points)
             if self.time_limit is not None and time.perf_counter() - start > self.time_limit:
                 break
