@@ -102,7 +102,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--markdown", action="store_true")
-    args = parser.parse_args(argv)
+    args, ignored = parser.parse_known_args(argv)
+    if ignored:  # ./scripts/bench passes the same arguments to every script
+        print(f"(ignoring arguments this script does not take: {' '.join(ignored)})",
+              file=sys.stderr)
     print("command : python benchmarks/bench_decisions.py " + " ".join(sys.argv[1:]))
     for line in environment_lines(["ginrummy", "open_spiel"]):
         print(line)
@@ -127,9 +130,13 @@ def main(argv: list[str] | None = None) -> None:
         for r in rows:
             print("| " + " | ".join(r) + " |")
     else:
-        print("  ".join(h.rjust(w) for h, w in zip(header, widths, strict=True)))
+        def line(cells: list[str]) -> str:
+            return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                             for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
+
+        print(line(header))
         for r in rows:
-            print("  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)))
+            print(line(r))
 
     ours = Measure("ours", "simple vs simple, selfplay.play_hand (views each move)",
                    lambda: args.hands)

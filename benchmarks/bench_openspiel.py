@@ -62,7 +62,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--markdown", action="store_true")
-    args = parser.parse_args(argv)
+    args, ignored = parser.parse_known_args(argv)
+    if ignored:  # ./scripts/bench passes the same arguments to every script
+        print(f"(ignoring arguments this script does not take: {' '.join(ignored)})",
+              file=sys.stderr)
     print("command : python benchmarks/bench_openspiel.py " + " ".join(sys.argv[1:]))
     for line in environment_lines(["ginrummy", "open_spiel"]):
         print(line)

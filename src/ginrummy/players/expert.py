@@ -1,18 +1,23 @@
-"""``expert``: Monte Carlo search over the cards it cannot see.
+"""``expert``: Monte Carlo search over the cards it cannot see, on top of ``hard``.
 
 At each decision with a real choice the player:
 
-1. lists a few candidate moves, ranked by ``hard``'s rules: take or not at a draw; the best
-   discards by ``hard``'s score, and the best knock when a knock is legal, at a discard;
-2. samples *worlds*: guesses of the opponent's hand drawn from ``hard``'s opponent model
-   (each guess developed from a few spare cards, as a hand that has been played for a while
-   is better than a fresh deal) and a random order of the rest of the unseen cards as the
-   stock, built with :meth:`ginrummy.hand.Hand.determinize`;
-3. plays every candidate in every world and the hand out to its end with a fast greedy
-   policy for both seats (:mod:`ginrummy.players.rollout`), scoring the ending with the
-   engine's own settlement (layoffs, undercuts and bonuses included);
-4. picks the candidate with the best average points (each world is shared by all candidates,
-   so the comparison is between like and like); ties go to ``hard``'s order.
+1. lists a few candidate moves, ranked by ``hard``'s rules: take or not at a draw (a take is
+   considered only when it lowers the deadwood); the best few discards by ``hard``'s score at
+   a discard. Whether to knock is ``hard``'s decision (its sampled estimate of the undercut
+   risk): when ``hard`` would knock the expert knocks, otherwise knocks are not searched
+   (``search_knocks=True`` adds the best knock to the candidates instead);
+2. samples *worlds*: guesses of the opponent's hand drawn from ``hard``'s opponent model, each
+   developed by one extra unseen card per opponent turn (in and out again if no better: a hand
+   that has been played for a while is better than a fresh deal; one card per turn matches the
+   real deadwood of ``hard``'s hands turn by turn), and a random order of the rest of the
+   unseen cards as the stock, built with :meth:`ginrummy.hand.Hand.determinize`;
+3. plays every candidate in every world and the hand out to its end with a fast greedy policy
+   for both seats (:mod:`ginrummy.players.rollout`; the expert's seat holds out for gin, the
+   opponent holds out in half the worlds and knocks at once in the others), scoring
+   the ending with the engine's own settlement (layoffs, undercuts and bonuses included);
+4. keeps ``hard``'s favourite unless another candidate beats it by more than ``confidence``
+   standard errors of the paired differences (every world is shared by all candidates).
 
 Gin, big gin and forced moves are played without search. The budget is a number of worlds
 (``samples``), so a decision is a function of the view and the player's seeded RNG only;
@@ -36,8 +41,14 @@ from .rollout import PlayoutPolicy, playout_hand
 
 __all__ = ["ExpertPlayer", "DEFAULT_SAMPLES"]
 
-#: Worlds per decision by default (about 0.1-0.2 s a decision on a 2-core 2020s machine).
+#: Worlds per decision by default.
 DEFAULT_SAMPLES = 40
+
+#: Knock thresholds in the playouts: the expert's own seat holds out for gin; the opponent,
+#: whose style the view cannot tell, holds out for gin in half the worlds and knocks as soon
+#: as it can in the other half.
+OWN_THRESHOLD = 0
+OPPONENT_THRESHOLDS = (0, 10)
 
 
 class ExpertPlayer(Player):
@@ -53,9 +64,10 @@ class ExpertPlayer(Player):
         max_candidates: int = 3,
         time_limit: float | None = None,
         style: Style = HARD,
-        policy: PlayoutPolicy | None = None,
-        develop_per_turn: float | None = None,
-        search_knocks: bool = True,
+        own_threshold: int = OWN_THRESHOLD,
+        opponent_thresholds: tuple[int, ...] = OPPONENT_THRESHOLDS,
+        develop_per_turn: float = 1.0,
+        search_knocks: bool = False,
         confidence: float = 1.0,
     ) -> None:
         super().__init__(seed)
@@ -66,10 +78,11 @@ class ExpertPlayer(Player):
         self.samples = samples
         self.max_candidates = max_candidates
         self.time_limit = time_limit
-        self.policy = policy or PlayoutPolicy((10, 10))
-        self.develop_per_turn = (
-            style.develop_per_turn if develop_per_turn is None else develop_per_turn
-        )
+        if not opponent_thresholds:
+            raise ValueError("give the opponent at least one knock threshold")
+        self.own_threshold = own_threshold
+        self.opponent_thresholds = tuple(opponent_thresholds)
+        self.develop_per_turn = develop_per_turn
         self.search_knocks = search_knocks
         self.confidence = confidence
         self._hard = HardPlayer(None, style)
@@ -154,14 +167,20 @@ class ExpertPlayer(Player):
         seat = view.seat
         start = time.perf_counter()
         values: list[list[float]] = [[] for _ in candidates]
-        for world in self.worlds(view, model, rng):
+        policies = []
+        for theirs in self.opponent_thresholds:
+            pair = [theirs, theirs]
+            pair[seat] = self.own_threshold
+            policies.append(PlayoutPolicy((pair[0], pair[1])))
+        for w, world in enumerate(self.worlds(view, model, rng)):
+            policy = policies[w % len(policies)]
             for i, move in enumerate(candidates):
                 hand = world.copy()
                 hand.play(move)
                 if hand.result is not None:
                     winner, points = hand.result.winner_seat, hand.result.points
                 else:
-                    winner, points = playout_hand(hand, self.policy)
+                    winner, points = playout_hand(hand, policy)
                 values[i].append(0.0 if winner is None else points if winner == seat else -points)
             if self.time_limit is not None and time.perf_counter() - start > self.time_limit:
                 break

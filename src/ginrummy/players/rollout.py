@@ -163,12 +163,12 @@ def playout(
             return _score(rules, mask, hands[1 - seat], seat, knock_limit, multiplier)
         card, dw = _best_discard(mask, taken)
         rest = mask & ~(1 << card)
-        if dw <= thresholds[seat]:
+        # After taking the last discard the seat must knock (the take was legal only because
+        # a knock is possible, so the least-deadwood discard is within the knock limit).
+        if dw <= thresholds[seat] or phase == "last_chance_knock":
             if record is not None:
                 record.append(f"knock {CARD_TEXT[card]}")
             return _score(rules, rest, hands[1 - seat], seat, knock_limit, multiplier)
-        if phase == "last_chance_knock":  # cannot happen: the take was only for a knock
-            raise AssertionError("playout took the last discard without a knock")
         hands[seat] = rest
         pile.append(card)
         if record is not None:
