@@ -242,6 +242,14 @@ def deadwood_after_discard(mask: int, card: int) -> int:
     return min_deadwood(mask & ~(1 << card))
 
 
+#: Per suit pattern, lazily: ``(rank, run deadwood of the pattern without that rank)``.
+_DROPS: list[tuple[tuple[int, int], ...] | None] = [None] * 8192
+
+
+def _suit_drops(p: int) -> tuple[tuple[int, int], ...]:
+    return tuple((rank, RUN_DEADWOOD[p ^ 1 << rank]) for rank in range(13) if p >> rank & 1)
+
+
 def discard_deadwoods(mask: int) -> list[tuple[int, int]]:
     """``(card, least deadwood after discarding it)`` for every card of ``mask``, low card first."""
     a = mask & 8191
@@ -266,23 +274,25 @@ def discard_deadwoods(mask: int) -> list[tuple[int, int]]:
     # Possible sets: go through the set choices once. Discarding card c leaves, under a set
     # choice that does not use c, the run deadwood of the other cards; take the best choice.
     r = RUN_DEADWOOD
-    best: dict[int, int] = {}
+    drops = _DROPS
+    best = [_NO_DROP] * 52
     for ra, rb, rc, rd in _set_choices(a, b, c, d, t):
         xs = (a & ~ra, b & ~rb, c & ~rc, d & ~rd)
         total = r[xs[0]] + r[xs[1]] + r[xs[2]] + r[xs[3]]
         for s in range(4):
             p = xs[s]
+            if not p:
+                continue
+            listed = drops[p]
+            if listed is None:
+                listed = drops[p] = _suit_drops(p)
             base = total - r[p]
             offset = s * 13
-            q = p
-            while q:
-                low = q & -q
-                q ^= low
-                card = offset + low.bit_length() - 1
-                v = base + r[p ^ low]
-                if v < best.get(card, _NO_DROP):
-                    best[card] = v
-    return sorted(best.items())
+            for rank, rest in listed:
+                v = base + rest
+                if v < best[offset + rank]:
+                    best[offset + rank] = v
+    return [(card, v) for card, v in enumerate(best) if v != _NO_DROP]
 
 
 # ---------------------------------------------------------------------------------------------

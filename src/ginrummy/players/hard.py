@@ -50,6 +50,7 @@ from .knowledge import (
     feeds_known_meld,
     opponent_turns,
 )
+from .simple import melds_with
 
 __all__ = [
     "HardPlayer",
@@ -365,20 +366,68 @@ def sample_developed_hands(model: OpponentModel, rng: random.Random, count: int,
             hand |= 1 << c
         if extra and len(unseen) > hidden:
             pool = [c for c in unseen if not hand >> c & 1]
-            for _ in range(extra):
-                card = pool.pop(rng.randrange(len(pool)))
-                hand |= 1 << card
-                worst = max(
-                    (x for x in discard_deadwoods(hand) if not known >> x[0] & 1),
-                    key=lambda x: (-x[1], _VALUE[x[0]]),
-                )[0]
-                hand &= ~(1 << worst)
-                if worst != card:
-                    pool.append(worst)
-                if not pool:
-                    break
+            hand = _develop(hand, known, pool, extra, rng)
         out.append(hand)
     return out
+
+
+def _develop(hand: int, known: int, pool: list[int], extra: int, rng: random.Random) -> int:
+    """``extra`` times: a random card of ``pool`` comes into ``hand`` and the discard leaving
+    the least deadwood goes out (the highest card among equals, then the lowest index; never
+    a ``known`` card); a card thrown out returns to ``pool``.
+
+    A card that melds with nothing in the hand is always deadwood, so discarding ``x`` instead
+    leaves ``least deadwood of (hand - x)`` plus its value: the ten-card discard deadwoods are
+    computed once and reused until the hand changes. The answers are those of the plain loop
+    in :func:`develop_reference`, which a test compares it with.
+    """
+    ten: dict[int, int] | None = None
+    ten_least = 0
+    for _ in range(extra):
+        card = pool.pop(rng.randrange(len(pool)))
+        if melds_with(hand, card):
+            options = discard_deadwoods(hand | 1 << card)
+        else:
+            if ten is None:
+                ten = dict(discard_deadwoods(hand))
+                ten_least = min_deadwood(hand)
+            value = _VALUE[card]
+            options = [(x, dw + value) for x, dw in ten.items()]
+            options.append((card, ten_least))
+            options.sort()
+        worst = -1
+        worst_dw = 1 << 20
+        worst_value = -1
+        for x, dw in options:  # least deadwood, then highest value, then lowest index
+            if (dw < worst_dw or (dw == worst_dw and _VALUE[x] > worst_value)) and not (
+                known >> x & 1
+            ):
+                worst, worst_dw, worst_value = x, dw, _VALUE[x]
+        if worst != card:
+            hand = (hand | 1 << card) & ~(1 << worst)
+            pool.append(worst)
+            ten = None
+        if not pool:
+            break
+    return hand
+
+
+def develop_reference(hand: int, known: int, pool: list[int], extra: int,
+                      rng: random.Random) -> int:
+    """The plain development loop :func:`_develop` must agree with (for tests)."""
+    for _ in range(extra):
+        card = pool.pop(rng.randrange(len(pool)))
+        hand |= 1 << card
+        worst = max(
+            (x for x in discard_deadwoods(hand) if not known >> x[0] & 1),
+            key=lambda x: (-x[1], _VALUE[x[0]]),
+        )[0]
+        hand &= ~(1 << worst)
+        if worst != card:
+            pool.append(worst)
+        if not pool:
+            break
+    return hand
 
 
 def _weighted_sample(cards: list[int], weights: list[float], k: int,
