@@ -8,6 +8,7 @@ import random
 import pytest
 
 from ginrummy import Hand
+from ginrummy.cards import mask_of, parse_cards
 from ginrummy.players import make
 from ginrummy.players.expert import ExpertPlayer
 from ginrummy.players.rollout import PlayoutPolicy, playout_hand
@@ -116,3 +117,19 @@ def test_expert_beats_nobody_by_peeking() -> None:
     model = player._hard.model(view)
     for world in player.worlds(view, model, random.Random(1)):
         assert world.view(view.seat) == view
+
+
+def test_worlds_keep_the_opponents_style_consistent_with_its_hand() -> None:
+    # A hand within 10 after the opponent has had a turn cannot belong to an opponent that
+    # knocks at once (it would have knocked): that world's opponent holds out instead.
+    low = mask_of(parse_cards("2c 3c 4c 7d 7h 7s Jh Qh Kh 5s"))  # deadwood 5
+    high = mask_of(parse_cards("2c 5c 9c 7d Th Js Qh Kd 3s 6s"))  # deadwood far above 10
+    player = ExpertPlayer(1, opponent_thresholds=(0, 10))
+    seat = 0
+    for index in range(4):
+        theirs = (0, 10)[index % 2]
+        assert player.world_policy(seat, index, high, True).knock_threshold == (0, theirs)
+        assert player.world_policy(seat, index, low, False).knock_threshold == (0, theirs)
+        assert player.world_policy(seat, index, low, True).knock_threshold == (0, 0)
+    off = ExpertPlayer(1, opponent_thresholds=(0, 10), consistent_styles=False)
+    assert off.world_policy(1, 1, low, True).knock_threshold == (10, 0)

@@ -14,10 +14,14 @@ At each decision with a real choice the player:
    unseen cards as the stock, built with :meth:`ginrummy.hand.Hand.determinize`;
 3. plays every candidate in every world and the hand out to its end with a fast greedy policy
    for both seats (:mod:`ginrummy.players.rollout`; the expert's seat holds out for gin, the
-   opponent holds out in half the worlds and knocks at once in the others), scoring
+   opponent holds out in half the worlds and knocks at once in the others, except that a
+   world whose opponent hand could already have knocked, after the opponent has had a turn,
+   is one where it holds out: an opponent that knocks at once would not be holding it), scoring
    the ending with the engine's own settlement (layoffs, undercuts and bonuses included);
 4. keeps ``hard``'s favourite unless another candidate beats it by more than ``confidence``
-   standard errors of the paired differences (every world is shared by all candidates).
+   (default 2) standard errors of the paired differences (every world is shared by all
+   candidates): the search overrules the rules only when the evidence is clear, since a
+   noisy overruling costs points against every opponent.
 
 Gin, big gin and forced moves are played without search. The budget is a number of worlds
 (``samples``), so a decision is a function of the view and the player's seeded RNG only;
@@ -42,7 +46,7 @@ from .rollout import PlayoutPolicy, playout_hand
 __all__ = ["ExpertPlayer", "DEFAULT_SAMPLES"]
 
 #: Worlds per decision by default.
-DEFAULT_SAMPLES = 40
+DEFAULT_SAMPLES = 100
 
 #: Knock thresholds in the playouts: the expert's own seat holds out for gin; the opponent,
 #: whose style the view cannot tell, holds out for gin in half the worlds and knocks as soon
@@ -68,7 +72,8 @@ class ExpertPlayer(Player):
         opponent_thresholds: tuple[int, ...] = OPPONENT_THRESHOLDS,
         develop_per_turn: float = 1.0,
         search_knocks: bool = False,
-        confidence: float = 1.0,
+        confidence: float = 2.0,
+        consistent_styles: bool = True,
     ) -> None:
         super().__init__(seed)
         if samples < 1:
@@ -85,6 +90,7 @@ class ExpertPlayer(Player):
         self.develop_per_turn = develop_per_turn
         self.search_knocks = search_knocks
         self.confidence = confidence
+        self.consistent_styles = consistent_styles
         self._hard = HardPlayer(None, style)
         self._hard.rng = self.rng
 
@@ -156,6 +162,22 @@ class ExpertPlayer(Player):
             out.append(Hand.determinize(view, opponent, stock))
         return out
 
+    def world_policy(self, seat: int, index: int, opponent: int, played: bool) -> PlayoutPolicy:
+        """The playout policy of world number ``index``, whose opponent hand is ``opponent``.
+
+        The opponent's knock threshold cycles through ``opponent_thresholds``. With
+        ``consistent_styles``, once the opponent has had a turn, a world whose opponent hand is
+        already within a threshold cannot belong to an opponent of that style (it would have
+        knocked): that world gets the most patient style instead.
+        """
+        thresholds = self.opponent_thresholds
+        theirs = thresholds[index % len(thresholds)]
+        if self.consistent_styles and played and theirs > 0 and min_deadwood(opponent) <= theirs:
+            theirs = min(thresholds)
+        pair = [theirs, theirs]
+        pair[seat] = self.own_threshold
+        return PlayoutPolicy((pair[0], pair[1]))
+
     def search(self, view: PlayerView, model: OpponentModel, candidates: list[str]) -> str:
         """Points of each candidate in each sampled world; the best candidate.
 
@@ -167,13 +189,9 @@ class ExpertPlayer(Player):
         seat = view.seat
         start = time.perf_counter()
         values: list[list[float]] = [[] for _ in candidates]
-        policies = []
-        for theirs in self.opponent_thresholds:
-            pair = [theirs, theirs]
-            pair[seat] = self.own_threshold
-            policies.append(PlayoutPolicy((pair[0], pair[1])))
+        played = opponent_turns(view) > 0
         for w, world in enumerate(self.worlds(view, model, rng)):
-            policy = policies[w % len(policies)]
+            policy = self.world_policy(seat, w, world.hands[1 - seat], played)
             for i, move in enumerate(candidates):
                 hand = world.copy()
                 hand.play(move)

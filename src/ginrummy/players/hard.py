@@ -350,8 +350,9 @@ def sample_developed_hands(model: OpponentModel, rng: random.Random, count: int,
                            extra: int) -> list[int]:
     """``count`` plausible opponent hands: the known cards plus unseen cards drawn by the
     model's probabilities, then developed the way a hand in play is: ``extra`` times another
-    unseen card comes in and the card leaving the most deadwood goes out (never a known
-    card). A hand that has been played for a while is better than a fresh deal."""
+    unseen card comes in and the best discard (the one leaving the least deadwood; never a
+    known card) goes out. A hand that has been played for a while is better than a fresh
+    deal."""
     hidden = model.hidden_count
     unseen = [c for c in range(52) if model.unseen >> c & 1]
     known = model.known
