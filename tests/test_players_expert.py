@@ -56,6 +56,7 @@ def test_obvious_moves_need_no_search() -> None:
     deck = _deck("Ac2c3c4d5d6d8h9hThKc", "Ts Js Qs Ks 9s 8d 9d Td Jd 2h", upcard="7h")
     hand = Hand("house", deck=deck, dealer=0)
     player = ExpertPlayer(1, samples=1)
+    assert player.candidates(hand.view(1), player._hard.model(hand.view(1))) == ["take"]
     assert player.choose(hand.view(1)) == "take"
     hand.play("take")
     assert player.choose(hand.view(1)) == "knock Kc"
@@ -128,8 +129,20 @@ def test_worlds_keep_the_opponents_style_consistent_with_its_hand() -> None:
     seat = 0
     for index in range(4):
         theirs = (0, 10)[index % 2]
-        assert player.world_policy(seat, index, high, True).knock_threshold == (0, theirs)
-        assert player.world_policy(seat, index, low, False).knock_threshold == (0, theirs)
-        assert player.world_policy(seat, index, low, True).knock_threshold == (0, 0)
+        assert player.world_policy(seat, index, high, True, 10).knock_threshold == (0, theirs)
+        assert player.world_policy(seat, index, low, False, 10).knock_threshold == (0, theirs)
+        assert player.world_policy(seat, index, low, True, 10).knock_threshold == (0, 0)
+        # Oklahoma with a knock limit of 3: 5 points could not have knocked, any style fits.
+        assert player.world_policy(seat, index, low, True, 3).knock_threshold == (0, theirs)
     off = ExpertPlayer(1, opponent_thresholds=(0, 10), consistent_styles=False)
-    assert off.world_policy(1, 1, low, True).knock_threshold == (10, 0)
+    assert off.world_policy(1, 1, low, True, 10).knock_threshold == (10, 0)
+
+
+def test_one_world_never_overrules_hard() -> None:
+    # With a single world there is no spread to judge by: the expert plays hard's favourite.
+    for _, view in _views(12):
+        expert = ExpertPlayer(4, samples=1)
+        model = expert._hard.model(view)
+        candidates = expert.candidates(view, model)
+        if len(candidates) > 1:
+            assert expert.search(view, model, candidates) == candidates[0]

@@ -23,10 +23,11 @@ At each decision with a real choice the player:
    candidates): the search overrules the rules only when the evidence is clear, since a
    noisy overruling costs points against every opponent.
 
-Gin, big gin and forced moves are played without search. The budget is a number of worlds
-(``samples``), so a decision is a function of the view and the player's seeded RNG only;
-``time_limit`` optionally stops early (then a busy machine can change a decision). All
-randomness, the worlds included, comes from the player's own RNG.
+Gin, big gin, a take that goes gin and forced moves are played without search. The budget is
+a number of worlds (``samples``), so a decision is a function of the view and the player's
+seeded RNG only; ``time_limit`` optionally stops early (then a busy machine can change a
+decision; a search stopped after one world keeps ``hard``'s favourite). All randomness, the
+worlds included, comes from the player's own RNG.
 """
 
 from __future__ import annotations
@@ -118,12 +119,14 @@ class ExpertPlayer(Player):
         if phase in ("opening", "draw"):
             other = "pass" if phase == "opening" else "draw"
             if hard.wants_top(view, model):
-                return ["take", other]
+                return ["take"] if _take_goes_gin(view) else ["take", other]
             # Only a take that lowers the deadwood is worth a search (and a player whose every
             # take lowers its deadwood can never go round in circles with the discard pile).
             return [other, "take"] if _lowers_deadwood(view) else [other]
         if phase == "last_chance":
-            return ["take", "pass"]
+            if _take_goes_gin(view):
+                return ["take"]
+            return ["take", "pass"] if hard.wants_last_chance(view, model) else ["pass", "take"]
         if view.legal_moves[-1] == "big gin":
             return ["big gin"]
         mask = view.hand_mask
@@ -162,17 +165,20 @@ class ExpertPlayer(Player):
             out.append(Hand.determinize(view, opponent, stock))
         return out
 
-    def world_policy(self, seat: int, index: int, opponent: int, played: bool) -> PlayoutPolicy:
+    def world_policy(self, seat: int, index: int, opponent: int, played: bool,
+                     knock_limit: int) -> PlayoutPolicy:
         """The playout policy of world number ``index``, whose opponent hand is ``opponent``.
 
         The opponent's knock threshold cycles through ``opponent_thresholds``. With
         ``consistent_styles``, once the opponent has had a turn, a world whose opponent hand is
-        already within a threshold cannot belong to an opponent of that style (it would have
-        knocked): that world gets the most patient style instead.
+        already within that threshold and the knock limit cannot belong to an opponent of that
+        style (it would have knocked): that world gets the most patient style instead. (A
+        world whose opponent holds gin fits no style; it is kept, as the rare guess it is.)
         """
         thresholds = self.opponent_thresholds
         theirs = thresholds[index % len(thresholds)]
-        if self.consistent_styles and played and theirs > 0 and min_deadwood(opponent) <= theirs:
+        if (self.consistent_styles and played and theirs > 0
+                and min_deadwood(opponent) <= min(theirs, knock_limit)):
             theirs = min(thresholds)
         pair = [theirs, theirs]
         pair[seat] = self.own_threshold
@@ -191,7 +197,7 @@ class ExpertPlayer(Player):
         values: list[list[float]] = [[] for _ in candidates]
         played = opponent_turns(view) > 0
         for w, world in enumerate(self.worlds(view, model, rng)):
-            policy = self.world_policy(seat, w, world.hands[1 - seat], played)
+            policy = self.world_policy(seat, w, world.hands[1 - seat], played, world.knock_limit)
             for i, move in enumerate(candidates):
                 hand = world.copy()
                 hand.play(move)
@@ -203,6 +209,8 @@ class ExpertPlayer(Player):
             if self.time_limit is not None and time.perf_counter() - start > self.time_limit:
                 break
         n = len(values[0])
+        if n < 2:
+            return candidates[0]  # one world gives no spread: not evidence enough to overrule
         best, best_score = 0, 0.0
         for i in range(1, len(candidates)):
             diffs = [a - b for a, b in zip(values[i], values[0], strict=True)]
@@ -212,6 +220,12 @@ class ExpertPlayer(Player):
             if score > best_score:
                 best, best_score = i, score
         return candidates[best]
+
+
+def _take_goes_gin(view: PlayerView) -> bool:
+    """True when taking the top discard lets the player go gin (or big gin) at once."""
+    top = int(view.discard_pile[-1])
+    return min(dw for c, dw in discard_deadwoods(view.hand_mask | 1 << top) if c != top) == 0
 
 
 def _lowers_deadwood(view: PlayerView) -> bool:
