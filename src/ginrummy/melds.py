@@ -160,13 +160,36 @@ def _rank_options(rank: int, a: int, b: int, c: int, d: int) -> list[tuple[int, 
     return options
 
 
+def _build_rank_option_table() -> tuple[tuple[tuple[tuple[int, int, int, int], ...], ...], ...]:
+    """``[rank][held]``: :func:`_rank_options` for every rank and every 4-bit pattern of the
+    suits holding it (bit 0 = clubs ... bit 3 = spades), computed once."""
+    table = []
+    for rank in range(13):
+        bit = 1 << rank
+        row = []
+        for held in range(16):
+            suits = [bit if held >> s & 1 else 0 for s in range(4)]
+            row.append(tuple(_rank_options(rank, *suits)))
+        table.append(tuple(row))
+    return tuple(table)
+
+
+_RANK_OPTIONS = _build_rank_option_table()
+
+
 def _set_choices(a: int, b: int, c: int, d: int, t: int) -> Iterator[tuple[int, int, int, int]]:
     """Every choice of sets, as the per-suit bits the sets remove."""
     per_rank = []
     while t:
         low = t & -t
         t ^= low
-        per_rank.append(_rank_options(low.bit_length() - 1, a, b, c, d))
+        rank = low.bit_length() - 1
+        per_rank.append(_RANK_OPTIONS[rank][
+            (a >> rank & 1) | (b >> rank & 1) << 1 | (c >> rank & 1) << 2 | (d >> rank & 1) << 3
+        ])
+    if len(per_rank) == 1:
+        yield from per_rank[0]
+        return
     for combo in product(*per_rank):
         ra = rb = rc = rd = 0
         for xa, xb, xc, xd in combo:
