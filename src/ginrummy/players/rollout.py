@@ -1,17 +1,21 @@
 """Fast playouts: a hand played to its end by a simple policy for both seats, on masks.
 
-The ``expert`` player judges a move by playing the hand out many times from positions where
-the hidden cards have been guessed (:meth:`ginrummy.hand.Hand.determinize`). A playout must be
-cheap, so it does not go through :meth:`Hand.play` and views: it runs the same rules on the
-hand's masks and lists (:func:`playout`), and scores the ending with the engine's own
-:func:`ginrummy.settle.settle`, so layoffs, undercuts and bonuses are exactly the engine's. A
-test replays recorded playouts move by move through :class:`~ginrummy.hand.Hand` to check that
-the two never disagree.
+The ``expert`` player and the coach judge a move by playing the hand out many times from
+positions where the hidden cards have been guessed (:meth:`ginrummy.hand.Hand.determinize`).
+A playout must be cheap, so it does not go through :meth:`Hand.play` and views: it runs the
+same rules on the hand's masks and lists (:func:`playout`), and scores the ending with the
+engine's own :func:`ginrummy.settle.settle`, so layoffs, undercuts and bonuses are exactly the
+engine's. Tests replay recorded playouts move by move through :class:`~ginrummy.hand.Hand` to
+check that the two never disagree.
 
 The policy (:class:`PlayoutPolicy`) is a greedy one in the spirit of ``simple``: take the top
 discard when it joins a meld and lowers the deadwood, discard the card leaving the least
 deadwood (the highest such card), go gin or big gin at once, and knock when the deadwood is at
-most the seat's knock threshold. It reads only its own seat's cards and the discard pile.
+most the seat's knock threshold. Two optional costs bend the discard (the coach's policy,
+:class:`ginrummy.coach.CoachPolicy`, uses them): ``keep_pairs`` for breaking up a two-card
+start early in the hand, ``feed`` for a card that completes a meld with cards the opponent is
+known to hold. It reads only its own seat's cards, the discard pile and what the opponent
+picked up in the open.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from ..hand import STOCK_FLOOR, Hand
 from ..melds import discard_deadwoods, min_deadwood
 from ..rules import RuleSet
 from ..settle import settle
+from .knowledge import feeds_known_meld, meld_neighbours
 from .simple import melds_with
 
 __all__ = ["PlayoutPolicy", "playout", "playout_hand"]
@@ -33,6 +38,16 @@ _VALUE = tuple(min(c % 13 + 1, 10) for c in range(52))
 MAX_STEPS = 200
 
 
+def _partners(card: int) -> tuple[int, int]:
+    """Masks of the cards that make a two-card start with ``card``: close (same rank, or same
+    suit one rank away) and gapped (same suit two ranks away)."""
+    same_rank, near, far = meld_neighbours(card)
+    return same_rank | near, far
+
+
+_PARTNERS = tuple(_partners(c) for c in range(52))
+
+
 def _improves(mask: int, top: int) -> bool:
     """True when taking ``top`` and discarding another card lowers the deadwood."""
     after = min(dw for c, dw in discard_deadwoods(mask | 1 << top) if c != top)
@@ -41,10 +56,18 @@ def _improves(mask: int, top: int) -> bool:
 
 @dataclass(frozen=True)
 class PlayoutPolicy:
-    """Knock thresholds of the two seats (deadwood at or under which a seat knocks; the
-    hand's knock limit still applies)."""
+    """How the playouts play both seats.
+
+    ``knock_threshold``: deadwood at or under which each seat knocks (the hand's knock limit
+    still applies). ``keep_pairs``: the extra cost, in deadwood points, of throwing a card that
+    has a partner in the hand, at the start of the hand (it fades to 0 as the stock runs out).
+    ``feed``: the extra cost of throwing a card that completes a meld with cards the opponent
+    is known to hold (picked up from the pile and kept), which it would surely take.
+    """
 
     knock_threshold: tuple[int, int] = (10, 10)
+    keep_pairs: float = 0.0
+    feed: float = 0.0
 
 
 def _best_discard(mask: int, taken: int) -> tuple[int, int]:
@@ -61,9 +84,49 @@ def _best_discard(mask: int, taken: int) -> tuple[int, int]:
     return best_card, best_dw
 
 
-def playout_hand(hand: Hand, policy: PlayoutPolicy, record: list[str] | None = None) -> tuple[
-    int | None, int
-]:
+def _choose_discard(
+    mask: int, taken: int, keep: float, feed: float = 0.0, known: int = 0
+) -> tuple[int, int, int, int]:
+    """``(card to throw, its deadwood after, least-deadwood card, least deadwood)``.
+
+    The card to throw has the least deadwood after it, plus ``keep`` if it has a partner in
+    the hand (half for a gapped partner), plus ``feed`` if it completes a meld with the cards
+    ``known`` to be in the opponent's hand; then the highest value. The least-deadwood card is
+    the one a knock discards (face down, so it feeds nobody). Without either cost both cards
+    are the same one, found by the quicker :func:`_best_discard`.
+    """
+    if not keep and not (feed and known):
+        card, dw = _best_discard(mask, taken)
+        return card, dw, card, dw
+    best_card = low_card = -1
+    best_key: tuple[float, int] = (float(1 << 20), 0)
+    best_dw = low_dw = 1 << 20
+    low_value = -1
+    for card, dw in discard_deadwoods(mask):
+        if card == taken:
+            continue
+        value = _VALUE[card]
+        if dw < low_dw or (dw == low_dw and value > low_value):
+            low_card, low_dw, low_value = card, dw, value
+        score = float(dw)
+        if keep:
+            close, gap = _PARTNERS[card]
+            rest = mask & ~(1 << card)
+            if close & rest:
+                score += keep
+            elif gap & rest:
+                score += keep * 0.5
+        if feed and known and feeds_known_meld(card, known):
+            score += feed
+        key = (score, -value)
+        if key < best_key:
+            best_key, best_card, best_dw = key, card, dw
+    return best_card, best_dw, low_card, low_dw
+
+
+def playout_hand(
+    hand: Hand, policy: PlayoutPolicy, record: list[str] | None = None
+) -> tuple[int | None, int]:
     """Play ``hand`` (not changed) to its end: ``(winner seat or None, points)``."""
     return playout(
         hand.rules,
@@ -78,6 +141,7 @@ def playout_hand(hand: Hand, policy: PlayoutPolicy, record: list[str] | None = N
         multiplier=hand.multiplier,
         policy=policy,
         record=record,
+        known=(hand._known[0], hand._known[1]),
     )
 
 
@@ -95,16 +159,21 @@ def playout(
     multiplier: int,
     policy: PlayoutPolicy,
     record: list[str] | None = None,
+    known: tuple[int, int] = (0, 0),
 ) -> tuple[int | None, int]:
     """Play a position to the end by the policy; ``hands``, ``stock`` (top card last) and
     ``pile`` are consumed. Returns ``(winner seat or None when cancelled, points)``.
 
-    ``record``, when given, receives every move in engine notation (for checking).
+    ``known``: the cards each seat is known to hold (picked up from the pile, not thrown
+    back). ``record``, when given, receives every move in engine notation (for checking).
     """
+    held = list(known)
     thresholds = (
         min(policy.knock_threshold[0], knock_limit),
         min(policy.knock_threshold[1], knock_limit),
     )
+    keep_pairs = policy.keep_pairs
+    feed = policy.feed
     big_gin = rules.big_gin
     seat = to_play
     steps = 0
@@ -118,6 +187,7 @@ def playout(
             if melds_with(mask, top) and _improves(mask, top):
                 pile.pop()
                 hands[seat] = mask | 1 << top
+                held[seat] |= 1 << top
                 taken = top
                 phase = "discard"
                 if record is not None:
@@ -143,7 +213,7 @@ def playout(
         if phase == "last_chance":
             top = pile[-1]
             mask = hands[seat] | 1 << top
-            card, dw = _best_discard(mask, top)
+            _, dw = _best_discard(mask, top)
             gin_all = big_gin and min_deadwood(mask) == 0
             if not gin_all and dw > thresholds[seat]:
                 if record is not None:
@@ -151,6 +221,7 @@ def playout(
                 return None, 0
             pile.pop()
             hands[seat] = mask
+            held[seat] |= 1 << top
             taken = top
             phase = "last_chance_knock"
             if record is not None:
@@ -161,15 +232,20 @@ def playout(
             if record is not None:
                 record.append("big gin")
             return _score(rules, mask, hands[1 - seat], seat, knock_limit, multiplier)
-        card, dw = _best_discard(mask, taken)
-        rest = mask & ~(1 << card)
+        keep = 0.0
+        if keep_pairs:
+            keep = keep_pairs * (1 - min(1.0, max(0.0, (31 - len(stock)) / 27)))
+        card, _, low_card, low_dw = _choose_discard(mask, taken, keep, feed, held[1 - seat])
         # After taking the last discard the seat must knock (the take was legal only because
-        # a knock is possible, so the least-deadwood discard is within the knock limit).
-        if dw <= thresholds[seat] or phase == "last_chance_knock":
+        # a knock is possible, so the least-deadwood discard is within the knock limit), even
+        # when the take was the searched move and the seat's own threshold is lower.
+        if low_dw <= thresholds[seat] or phase == "last_chance_knock":
             if record is not None:
-                record.append(f"knock {CARD_TEXT[card]}")
+                record.append(f"knock {CARD_TEXT[low_card]}")
+            rest = mask & ~(1 << low_card)
             return _score(rules, rest, hands[1 - seat], seat, knock_limit, multiplier)
-        hands[seat] = rest
+        hands[seat] = mask & ~(1 << card)
+        held[seat] &= ~(1 << card)
         pile.append(card)
         if record is not None:
             record.append(f"discard {CARD_TEXT[card]}")
