@@ -46,8 +46,8 @@ from ..cards import Card
 from ..errors import IllegalMoveError
 from ..hand import Hand
 from ..melds import discard_deadwoods, min_deadwood
-from ..players.hard import sample_developed_hands
-from ..players.knowledge import OpponentModel, feeds_known_meld, opponent_turns
+from ..players.hard import sample_worlds
+from ..players.knowledge import OpponentModel, feeds_known_meld
 from ..view import PlayerView
 from .playout import CoachPolicy, playout_hand
 
@@ -377,16 +377,8 @@ class Coach:
         return random.Random(f"{self.seed}/{view_key(view)}")
 
     def _worlds(self, view: PlayerView, rng: random.Random) -> list[Hand]:
-        model = OpponentModel(view)
-        extra = round(self.develop_per_turn * opponent_turns(view))
-        guesses = sample_developed_hands(model, rng, self.samples, extra=extra)
-        unseen = [c for c in range(52) if model.unseen >> c & 1]
-        worlds = []
-        for opponent in guesses:
-            stock = [c for c in unseen if not opponent >> c & 1]
-            rng.shuffle(stock)
-            worlds.append(Hand.determinize(view, opponent, stock))
-        return worlds
+        return sample_worlds(view, OpponentModel(view), rng, self.samples,
+                             develop_per_turn=self.develop_per_turn)
 
     def _value(self, view: PlayerView, moves: Sequence[str]) -> _Valued:
         """Every move's points in every world. Without a time budget the worlds of a view are

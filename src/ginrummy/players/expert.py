@@ -40,7 +40,7 @@ from ..hand import Hand
 from ..melds import discard_deadwoods, min_deadwood
 from ..view import PlayerView
 from .base import Player
-from .hard import HARD, HardPlayer, Style, lowering_discards, sample_developed_hands
+from .hard import HARD, HardPlayer, Style, lowering_discards, sample_worlds
 from .knowledge import OpponentModel, opponent_turns
 from .rollout import PlayoutPolicy, playout_hand
 
@@ -155,15 +155,8 @@ class ExpertPlayer(Player):
 
     def worlds(self, view: PlayerView, model: OpponentModel, rng: random.Random) -> list[Hand]:
         """``samples`` hands consistent with the view, hidden cards guessed by the model."""
-        extra = round(self.develop_per_turn * opponent_turns(view))
-        hands = sample_developed_hands(model, rng, self.samples, extra=extra)
-        unseen = [c for c in range(52) if model.unseen >> c & 1]
-        out = []
-        for opponent in hands:
-            stock = [c for c in unseen if not opponent >> c & 1]
-            rng.shuffle(stock)
-            out.append(Hand.determinize(view, opponent, stock))
-        return out
+        return sample_worlds(view, model, rng, self.samples,
+                             develop_per_turn=self.develop_per_turn)
 
     def world_policy(self, seat: int, index: int, opponent: int, played: bool,
                      knock_limit: int) -> PlayoutPolicy:

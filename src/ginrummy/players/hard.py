@@ -34,6 +34,7 @@ import random
 from dataclasses import dataclass, field
 
 from ..cards import CARD_TEXT, mask_text
+from ..hand import Hand
 from ..melds import (
     all_arrangements,
     best_layoffs,
@@ -61,6 +62,7 @@ __all__ = [
     "KnockPlan",
     "lowering_discards",
     "sample_developed_hands",
+    "sample_worlds",
 ]
 
 _VALUE = tuple(min(c % 13 + 1, 10) for c in range(52))
@@ -370,6 +372,22 @@ def sample_developed_hands(model: OpponentModel, rng: random.Random, count: int,
             hand = _develop(hand, known, pool, extra, rng)
         out.append(hand)
     return out
+
+
+def sample_worlds(view: PlayerView, model: OpponentModel, rng: random.Random, count: int, *,
+                  develop_per_turn: float) -> list[Hand]:
+    """``count`` hands consistent with the view: the opponent's hand guessed by
+    :func:`sample_developed_hands` (developed by ``develop_per_turn`` cards per opponent turn),
+    the rest of the unseen cards shuffled into the stock (:meth:`Hand.determinize`)."""
+    extra = round(develop_per_turn * opponent_turns(view))
+    guesses = sample_developed_hands(model, rng, count, extra=extra)
+    unseen = [c for c in range(52) if model.unseen >> c & 1]
+    worlds = []
+    for opponent in guesses:
+        stock = [c for c in unseen if not opponent >> c & 1]
+        rng.shuffle(stock)
+        worlds.append(Hand.determinize(view, opponent, stock))
+    return worlds
 
 
 def _develop(hand: int, known: int, pool: list[int], extra: int, rng: random.Random) -> int:
