@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
+from ginrummy.cards import CardSet
 from ginrummy.lessons import answer, load_situations
 from ginrummy.rules import PROFILE_NAMES, get_rules
 
@@ -65,6 +66,13 @@ def test_a_situation_is_solved_through_the_page(page: Any, artifacts: Path) -> N
         assert outcome.sentence() in text  # every fact, in the engine's own words
         del fact
     assert "Your opponent held" in text and s.lesson.takeaway in text
+    # The opponent's hand, laid out in groups, is every card it held, named as one list.
+    held = s.position.opponent_mask()
+    shown = page.eval_on_selector_all("#lesson-answer .lesson-opp .card",
+                                      "els => els.map(e => e.dataset.card)")
+    assert sorted(shown) == sorted(str(c) for c in CardSet.from_mask(held))
+    label = page.get_attribute("#lesson-answer .lesson-opp", "aria-label")
+    assert label is not None and label.startswith("Your opponent's cards: ")
     assert page.evaluate("document.activeElement.id") == "lesson-answer"
     page.screenshot(path=str(artifacts / "learn-solved.png"), full_page=True)
 

@@ -84,3 +84,21 @@ export function backElement(extra = "") {
   el.setAttribute("aria-hidden", "true");
   return el;
 }
+
+/** A hand laid out as its melds then its deadwood, one group each, read out as one list:
+ * `hand` has `.cards`, `.melds` and `.deadwood_cards`; `owner` starts the spoken label. */
+export function handInMelds(hand, owner, className = "meld-rows") {
+  const rows = document.createElement("div");
+  rows.className = className;
+  rows.setAttribute("role", "list");
+  rows.setAttribute("aria-label", `${owner} cards: ${hand.cards.map(name).join(", ")}`);
+  const group = (cards, kind) => {
+    const g = document.createElement("div");
+    g.className = `group ${kind}`;
+    cards.forEach((c) => g.append(cardElement(c, { label: false })));
+    rows.append(g);
+  };
+  for (const meld of hand.melds) group(meld, "meld");
+  if (hand.deadwood_cards.length) group(hand.deadwood_cards, "dead");
+  return rows;
+}

@@ -7,7 +7,7 @@
 // A remark is shown for a while in the polite live region under the buttons, never in the way.
 
 import { api } from "./api.js";
-import { cardElement, name } from "./cards.js";
+import { handInMelds } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
 const COACH_KEY = "ginrummy.coach";
@@ -246,20 +246,7 @@ function renderRevisitAnswer(r) {
   played.append(el("strong", "In the game: "), `you chose to ${r.played.words} `, badge(r.played.rating), ` ${r.played.reason}`);
   parts.push(played, alternativesTable(remark));
   parts.push(el("h4", `The computer held (deadwood ${r.opponent.deadwood})`));
-  const rows = el("div", null, "meld-rows lesson-opp");
-  rows.setAttribute("role", "list");
-  rows.setAttribute("aria-label", `The computer's cards: ${r.opponent.cards.map(name).join(", ")}`);
-  for (const meld of r.opponent.melds) {
-    const g = el("div", null, "group meld");
-    meld.forEach((c) => g.append(cardElement(c, { label: false })));
-    rows.append(g);
-  }
-  if (r.opponent.deadwood_cards.length) {
-    const g = el("div", null, "group dead");
-    r.opponent.deadwood_cards.forEach((c) => g.append(cardElement(c, { label: false })));
-    rows.append(g);
-  }
-  parts.push(rows);
+  parts.push(handInMelds(r.opponent, "The computer's", "meld-rows lesson-opp"));
   box.replaceChildren(...parts);
   box.hidden = false;
 }

@@ -7,7 +7,7 @@
 // judges the move and says why.
 
 import { ApiError } from "./api.js";
-import { cardElement, name, symbol, value } from "./cards.js";
+import { handInMelds, symbol, value } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
 const TOUR_KEY = "ginrummy.tour";
@@ -161,20 +161,7 @@ function renderAnswer(r) {
     parts.push(ul);
   }
   parts.push(el("h4", `Your opponent held (deadwood ${r.opponent.deadwood})`));
-  const rows = el("div", null, "meld-rows lesson-opp");
-  rows.setAttribute("role", "list");
-  rows.setAttribute("aria-label", `Your opponent's cards: ${r.opponent.cards.map(name).join(", ")}`);
-  for (const meld of r.opponent.melds) {
-    const g = el("div", null, "group meld");
-    meld.forEach((c) => g.append(cardElement(c, { label: false })));
-    rows.append(g);
-  }
-  if (r.opponent.deadwood_cards.length) {
-    const g = el("div", null, "group dead");
-    r.opponent.deadwood_cards.forEach((c) => g.append(cardElement(c, { label: false })));
-    rows.append(g);
-  }
-  parts.push(rows);
+  parts.push(handInMelds(r.opponent, "Your opponent's", "meld-rows lesson-opp"));
   const take = el("p", null, "takeaway");
   take.append(el("strong", "Takeaway: "), r.takeaway);
   parts.push(take, el("p", r.proof_text, "muted small"));
