@@ -9,6 +9,7 @@ other jobs on a shared machine hits all of them alike rather than one.
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 import statistics
@@ -57,6 +58,17 @@ def environment_lines(packages: Sequence[str]) -> list[str]:
         "packages: " + ", ".join(f"{p} {_version(p)}" for p in packages),
         load_line("at start"),
     ]
+
+
+def parse_shared_args(parser: argparse.ArgumentParser,
+                      argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse the script's arguments; ``./scripts/bench`` passes the same arguments to every
+    script, so the ones this script does not take are named on stderr and ignored."""
+    args, ignored = parser.parse_known_args(argv)
+    if ignored:
+        print(f"(ignoring arguments this script does not take: {' '.join(ignored)})",
+              file=sys.stderr)
+    return args
 
 
 def load_line(when: str) -> str:

@@ -30,7 +30,14 @@ from typing import Any
 
 import pyspiel
 
-from _common import Measure, environment_lines, load_line, print_table, run_interleaved
+from _common import (
+    Measure,
+    environment_lines,
+    load_line,
+    parse_shared_args,
+    print_table,
+    run_interleaved,
+)
 from ginrummy import Hand
 from ginrummy.players import PLAYERS, make
 from ginrummy.selfplay import play_hand
@@ -102,10 +109,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--markdown", action="store_true")
-    args, ignored = parser.parse_known_args(argv)
-    if ignored:  # ./scripts/bench passes the same arguments to every script
-        print(f"(ignoring arguments this script does not take: {' '.join(ignored)})",
-              file=sys.stderr)
+    args = parse_shared_args(parser, argv)
     print("command : python benchmarks/bench_decisions.py " + " ".join(sys.argv[1:]))
     for line in environment_lines(["ginrummy", "open_spiel"]):
         print(line)

@@ -26,7 +26,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from _common import environment_lines, load_line
+from _common import environment_lines, load_line, parse_shared_args
 from _matches import ci_text, wilson
 from ginrummy.players import make
 from openspiel_adapter import HandOutcome, OpenSpielTable
@@ -62,10 +62,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--markdown", action="store_true")
-    args, ignored = parser.parse_known_args(argv)
-    if ignored:  # ./scripts/bench passes the same arguments to every script
-        print(f"(ignoring arguments this script does not take: {' '.join(ignored)})",
-              file=sys.stderr)
+    args = parse_shared_args(parser, argv)
     print("command : python benchmarks/bench_openspiel.py " + " ".join(sys.argv[1:]))
     for line in environment_lines(["ginrummy", "open_spiel"]):
         print(line)

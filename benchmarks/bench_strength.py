@@ -22,7 +22,7 @@ import argparse
 import sys
 import time
 
-from _common import environment_lines, load_line
+from _common import environment_lines, load_line, parse_shared_args
 from _matches import PlayerSpec, Series, ci_text, run_series
 
 DEFAULT_PAIRS = "medium:simple,hard:simple,expert:simple,expert:hard,hard:medium"
@@ -65,10 +65,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pairs", default=DEFAULT_PAIRS)
     parser.add_argument("--rules", default="house")
     parser.add_argument("--markdown", action="store_true")
-    args, ignored = parser.parse_known_args(argv)
-    if ignored:  # ./scripts/bench passes the same arguments to every script
-        print(f"(ignoring arguments this script does not take: {' '.join(ignored)})",
-              file=sys.stderr)
+    args = parse_shared_args(parser, argv)
     pairs = [tuple(PlayerSpec.parse(x) for x in p.split(":", 1)) if p.count(":") == 1 else
              _parse_pair(p) for p in args.pairs.split(",")]
     print("command : python benchmarks/bench_strength.py " + " ".join(sys.argv[1:]))
