@@ -1,0 +1,72 @@
+"""The Move type: parsing every spelling, canonical text, equality with plain strings, words."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from ginrummy.cards import CARD_TEXT, Card
+from ginrummy.errors import IllegalMoveError
+from ginrummy.move import InvalidMoveError, Move, narrate
+
+
+def test_every_canonical_move_round_trips() -> None:
+    texts = ["take", "pass", "draw", "big gin"]
+    texts += [f"{verb} {c}" for verb in ("discard", "knock") for c in CARD_TEXT]
+    for text in texts:
+        move = Move.parse(text)
+        assert move == text and str(move) == text and hash(move) == hash(text)
+        assert type(str(move)) is str
+        assert Move.parse(str(move)) is move  # canonical moves exist once
+        assert pickle.loads(pickle.dumps(move)) == move
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("  DRAW ", "draw"),
+        ("discard 10h", "discard Th"),
+        ("Discard 7♥", "discard 7h"),
+        ("knock 7h with 7c-7d-7s 8h9hTh", "knock 7h with 7c7d7s 8h9hTh"),
+        ("knock 7h with 7c7d7s,8h9hTh", "knock 7h with 7c7d7s 8h9hTh"),
+        ("big  gin", "big gin"),
+    ],
+)
+def test_spellings_parse_to_the_canonical_text(text: str, canonical: str) -> None:
+    assert Move.parse(text) == canonical
+
+
+def test_fields() -> None:
+    m = Move.parse("knock 7h with 7c7d7s 8h9hTh")
+    assert (m.kind, m.card, m.goes_out, m.is_draw) == ("knock", Card.parse("7h"), True, False)
+    assert m.melds is not None and [str(x) for x in m.melds] == ["7c7d7s", "8h9hTh"]
+    assert m.plain == "knock 7h" and m.plain.melds is None
+    assert Move.parse("take").card is None and Move.parse("draw").is_draw
+    assert Move.of("discard", Card.parse("Qs")) == "discard Qs"
+    with pytest.raises(AttributeError):
+        m.card = Card.parse("2c")  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "   ", "discard", "discard 7x", "discard 7h 8h", "knock 7h 8h", "knock 7h with",
+     "knock 7h using 7c7d7s", "fold", "take 7h", "big", "discard 7h7c", 7],
+)
+def test_bad_text_is_refused_with_the_text_quoted(text: object) -> None:
+    with pytest.raises(InvalidMoveError) as err:
+        Move.parse(text)  # type: ignore[arg-type]
+    assert isinstance(err.value, IllegalMoveError)
+    if isinstance(text, str) and text.strip():
+        assert repr(text) in str(err.value) or text.strip() in str(err.value)
+
+
+def test_words_and_narration() -> None:
+    seven = Card.parse("7h")
+    assert Move.parse("take").words(top=seven) == "take the 7♥"
+    assert Move.parse("pass").words(top=seven, last_chance=True) == "pass the last discard"
+    assert Move.parse("knock 7h").words(deadwood=0) == "go gin, discarding the 7♥"
+    assert narrate("Computer", "pass", "7♥", upcard=True) == "Computer passed the upcard 7♥"
+    assert narrate("You", "knock", "7♥") == "You knocked, discarding 7♥ face down"
+    with pytest.raises(InvalidMoveError):
+        narrate("You", "fold", None)
