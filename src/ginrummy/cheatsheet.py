@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .rules import RuleSet, RulesLike, get_rules
 
-__all__ = ["CheatSheet", "Section", "cheat_sheet"]
+__all__ = ["CheatSheet", "Section", "cheat_sheet", "shutout_condition"]
 
 
 @dataclass(frozen=True)
@@ -57,17 +57,19 @@ def _knock_line(r: RuleSet) -> tuple[str, str]:
     return ("Knock limit", f"{r.knock_limit} points of deadwood or less after your discard")
 
 
+def shutout_condition(r: RuleSet) -> str:
+    """When a game counts as a shutout under ``r``, in words."""
+    if r.shutout_when == "never_scored":
+        return "the opponent scored no points"
+    return "the loser won no hand"
+
+
 def _end_lines(r: RuleSet) -> list[tuple[str, str]]:
     lines = [("Target", f"the first player whose total reaches {r.target} ends the game")]
     if r.game_bonus or (r.shutout == "game_bonus" and r.shutout_game_bonus):
         text = f"{r.game_bonus} to the player who reached {r.target}"
         if r.shutout == "game_bonus":
-            who = (
-                "the opponent scored no points"
-                if r.shutout_when == "never_scored"
-                else "the loser won no hand"
-            )
-            text += f", or {r.shutout_game_bonus} if {who}"
+            text += f", or {r.shutout_game_bonus} if {shutout_condition(r)}"
         lines.append(("Game bonus", text))
     else:
         lines.append(("Game bonus", "none"))

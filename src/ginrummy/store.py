@@ -23,6 +23,7 @@ deals gain it with ``create_all`` and their matches stay loadable (they have no 
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import hashlib
 import os
@@ -30,7 +31,7 @@ import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
     Boolean,
@@ -48,6 +49,9 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
+
+if TYPE_CHECKING:
+    from .settle import HandResult
 
 __all__ = [
     "ConflictError",
@@ -181,6 +185,19 @@ class HandSummary:
     knocker_deadwood: int
     defender_deadwood: int
     points: int
+
+    @classmethod
+    def of(cls, number: int, result: HandResult) -> HandSummary:
+        """The summary of hand ``number`` (1-based) from its result."""
+        return cls(
+            number=number,
+            kind=result.kind,
+            winner_seat=result.winner_seat,
+            knocker_seat=result.knocker_seat,
+            knocker_deadwood=result.knocker_deadwood,
+            defender_deadwood=result.defender_deadwood,
+            points=result.points,
+        )
 
 
 @dataclass(frozen=True)
@@ -461,29 +478,11 @@ class Store:
 
 
 def _hand_row(match_id: str, player_id: int, h: HandSummary) -> _HandRow:
-    return _HandRow(
-        match_id=match_id,
-        number=h.number,
-        player_id=player_id,
-        kind=h.kind,
-        winner_seat=h.winner_seat,
-        knocker_seat=h.knocker_seat,
-        knocker_deadwood=h.knocker_deadwood,
-        defender_deadwood=h.defender_deadwood,
-        points=h.points,
-    )
+    return _HandRow(match_id=match_id, player_id=player_id, **dataclasses.asdict(h))
 
 
 def _summary(r: _HandRow) -> HandSummary:
-    return HandSummary(
-        number=r.number,
-        kind=r.kind,
-        winner_seat=r.winner_seat,
-        knocker_seat=r.knocker_seat,
-        knocker_deadwood=r.knocker_deadwood,
-        defender_deadwood=r.defender_deadwood,
-        points=r.points,
-    )
+    return HandSummary(**{f.name: getattr(r, f.name) for f in dataclasses.fields(HandSummary)})
 
 
 def _make_engine(url: str, *, echo: bool) -> Engine:

@@ -8,6 +8,7 @@ are read.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -109,6 +110,17 @@ def _validation_message(exc: RequestValidationError) -> str:
     return "; ".join(parts) or "The request is not valid."
 
 
+def _answer(
+    status: int, message: str | None
+) -> Callable[[Request, Exception], Awaitable[JSONResponse]]:
+    """An exception handler answering ``status`` with ``message`` (or the exception's text)."""
+
+    async def handle(_r: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse({"detail": message or str(exc)}, status_code=status)
+
+    return handle
+
+
 def create_app(db_url: str | None = None, *, store: Store | None = None) -> FastAPI:
     """The web table over the database at ``db_url`` (default: the user's SQLite file)."""
     the_store = store or Store(db_url)
@@ -133,25 +145,16 @@ def create_app(db_url: str | None = None, *, store: Store | None = None) -> Fast
     def _error(status: int, detail: str) -> JSONResponse:
         return JSONResponse({"detail": detail}, status_code=status)
 
-    @app.exception_handler(GinRummyError)
-    async def _game_error(_r: Request, exc: GinRummyError) -> JSONResponse:
-        return _error(400, str(exc))
-
-    @app.exception_handler(NotFound)
-    async def _not_found(_r: Request, _exc: NotFound) -> JSONResponse:
-        return _error(404, "No such match (or it is not yours).")
-
-    @app.exception_handler(NoSuchDecision)
-    async def _no_decision(_r: Request, exc: NoSuchDecision) -> JSONResponse:
-        return _error(404, str(exc))
-
-    @app.exception_handler(Conflict)
-    async def _conflict(_r: Request, exc: Conflict) -> JSONResponse:
-        return _error(409, str(exc))
-
-    @app.exception_handler(ConflictError)
-    async def _store_conflict(_r: Request, _exc: ConflictError) -> JSONResponse:
-        return _error(409, "The table changed while this move was played; reload it.")
+    # Each failure the API reports: its status and its message (``None``: the exception's own).
+    answers: list[tuple[type[Exception], int, str | None]] = [
+        (GinRummyError, 400, None),
+        (NotFound, 404, "No such match (or it is not yours)."),
+        (NoSuchDecision, 404, None),
+        (Conflict, 409, None),
+        (ConflictError, 409, "The table changed while this move was played; reload it."),
+    ]
+    for kind, status, message in answers:
+        app.add_exception_handler(kind, _answer(status, message))
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_r: Request, exc: RequestValidationError) -> JSONResponse:

@@ -4,6 +4,7 @@ header and acts only on that player's matches; the work is done by
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends, HTTPException, Path, Query, Request
@@ -183,18 +184,8 @@ def record(
 def stats(player: Player, service: Service) -> StatsOut:
     """The player's figures over finished matches, and recent final scores for the chart."""
     s = service.store.stats(player.id)
-    return StatsOut(
-        matches=s.matches,
-        matches_won=s.matches_won,
-        matches_lost=s.matches_lost,
-        hands=s.hands,
-        hands_won=s.hands_won,
-        gins=s.gins,
-        undercuts_made=s.undercuts_made,
-        undercuts_suffered=s.undercuts_suffered,
-        knocks=s.knocks,
-        average_knock_deadwood=(
-            round(s.average_knock_deadwood, 2) if s.average_knock_deadwood is not None else None
-        ),
-        recent=[RecentMatch(id=i, you=a, computer=b) for i, a, b in s.recent],
-    )
+    figures = dataclasses.asdict(s)
+    if s.average_knock_deadwood is not None:
+        figures["average_knock_deadwood"] = round(s.average_knock_deadwood, 2)
+    figures["recent"] = [RecentMatch(id=i, you=a, computer=b) for i, a, b in s.recent]
+    return StatsOut(**figures)

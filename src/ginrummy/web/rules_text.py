@@ -11,6 +11,7 @@ rules panel itself is :func:`ginrummy.cheatsheet.cheat_sheet`, shared with the t
 
 from __future__ import annotations
 
+from ..cheatsheet import shutout_condition
 from ..rules import PROFILE_NAMES, RuleSet, get_rules
 
 __all__ = ["PROFILE_TITLES", "bonus_lines", "profile_catalogue"]
@@ -39,12 +40,7 @@ def _game_bonus(rules: RuleSet) -> str:
         return "none"
     text = str(rules.game_bonus)
     if rules.shutout == "game_bonus":
-        when = (
-            "the opponent never scored"
-            if rules.shutout_when == "never_scored"
-            else "the loser won no hand"
-        )
-        text += f" ({rules.shutout_game_bonus} if {when})"
+        text += f" ({rules.shutout_game_bonus} if {shutout_condition(rules)})"
     return text
 
 
