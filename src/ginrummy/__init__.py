@@ -20,6 +20,7 @@ from .errors import (
 from .hand import Hand
 from .match import GameScore, Match, MatchScore, score_match
 from .melds import Arrangement, all_arrangements, best_arrangement, min_deadwood
+from .move import InvalidMoveError, Move
 from .rules import PROFILE_NAMES, RuleSet, get_rules
 from .settle import HandResult, settle_hand
 from .view import PlayerView
@@ -37,10 +38,12 @@ __all__ = [
     "HandResult",
     "IllegalMoveError",
     "InvalidCardError",
+    "InvalidMoveError",
     "InvalidRecordError",
     "InvalidRulesError",
     "Match",
     "MatchScore",
+    "Move",
     "PROFILE_NAMES",
     "PlayerView",
     "RuleSet",
