@@ -307,7 +307,7 @@ def past_tense(
     if kind == "draw":
         return f"drew {card}" if card else "drew from the stock"
     if kind == "discard":
-        return f"discarded {card}"
+        return f"discarded {card or 'a card'}"
     if kind == "knock":
         return f"knocked, discarding {card + ' ' if card else ''}face down"
     if kind == "big gin":
