@@ -53,9 +53,12 @@ def test_learn_lists_plays_and_explains_a_situation() -> None:
     child.sendline("k 3c")  # a legal knock, but not the lesson's
     expected = answer(situation, "knock 3c")
     child.expect_exact(
-        "The lesson's answer is to knock with the 7h; you chose to knock with the 3c."
+        "The lesson's answer is to knock, discarding the 7h; you chose to knock, discarding "
+        "the 3c."
     )
-    child.expect_exact(asciify(f"Your move, knock with the 3c: {expected.yours.sentence()}"))
+    child.expect_exact(
+        asciify(f"Your move, knock, discarding the 3c: {expected.yours.sentence()}")
+    )
     assert expected.taught is not None
     child.expect_exact(asciify(expected.taught.sentence()))
     child.expect_exact("Your opponent held: ")

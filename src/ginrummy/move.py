@@ -29,6 +29,7 @@ splitting the text.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from .cards import CARD_TEXT, Card, CardSet, mask_text, parse_cards
@@ -47,6 +48,8 @@ __all__ = [
     "PASS",
     "TAKE",
     "narrate",
+    "past_tense",
+    "upcard_offer",
 ]
 
 MoveKind = Literal["take", "pass", "draw", "discard", "knock", "big gin"]
@@ -275,25 +278,52 @@ def narrate(
     >>> narrate("You", "draw", None), narrate("Anna", "knock", None)
     ('You drew from the stock', 'Anna knocked, discarding face down')
     """
+    return f"{actor} {past_tense(kind, card, upcard=upcard, last_chance=last_chance)}"
+
+
+def past_tense(
+    kind: str,
+    card: str | None,
+    *,
+    upcard: bool = False,
+    last_chance: bool = False,
+) -> str:
+    """:func:`narrate` without the actor, for joining a second move to the first (``Computer
+    drew from the stock and discarded 9♣``).
+
+    >>> past_tense("take", "7♥", upcard=True), past_tense("pass", "7♥", last_chance=True)
+    ('took the upcard 7♥', 'passed on the last discard 7♥')
+    """
     if kind == "take":
         if upcard:
-            return f"{actor} took the upcard {card}"
-        return f"{actor} took {card} from the discard pile"
+            return f"took the upcard {card}"
+        return f"took {card} from the discard pile"
     if kind == "pass":
         if last_chance:
-            return f"{actor} passed on the last discard {card}"
+            return f"passed on the last discard {card}"
         if upcard:
-            return f"{actor} passed the upcard {card}"
-        return f"{actor} passed on {card}"
+            return f"passed the upcard {card}"
+        return f"passed on {card}"
     if kind == "draw":
-        return f"{actor} drew {card}" if card else f"{actor} drew from the stock"
+        return f"drew {card}" if card else "drew from the stock"
     if kind == "discard":
-        return f"{actor} discarded {card}"
+        return f"discarded {card or 'a card'}"
     if kind == "knock":
-        return f"{actor} knocked, discarding {card + ' ' if card else ''}face down"
+        return f"knocked, discarding {card + ' ' if card else ''}face down"
     if kind == "big gin":
-        return f"{actor} went big gin"
+        return "went big gin"
     raise InvalidMoveError(f"{kind!r} is not a kind of move")
+
+
+def upcard_offer(earlier: Iterable[str]) -> bool:
+    """True when a move made after moves of the kinds ``earlier`` (the hand so far) is part of
+    the upcard offer: nobody has drawn or discarded yet. A take or pass then is of the upcard;
+    a pass later declines the last-discard chance.
+
+    >>> upcard_offer(["pass"]), upcard_offer(["pass", "pass", "draw", "discard"])
+    (True, False)
+    """
+    return not any(kind == "draw" or kind == "discard" for kind in earlier)
 
 
 def _knock_with(card: int, melds: tuple[int, ...]) -> Move:

@@ -42,10 +42,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from ..cards import Card
 from ..errors import IllegalMoveError
 from ..hand import Hand
 from ..melds import discard_deadwoods, min_deadwood
+from ..move import BIG_GIN, DISCARD, KNOCK, InvalidMoveError, Move
 from ..players.hard import sample_worlds
 from ..players.knowledge import OpponentModel, feeds_known_meld
 from ..view import PlayerView
@@ -169,62 +169,50 @@ def decision_kind(view: PlayerView) -> DecisionKind:
         return "draw"
     if phase == "last_chance":
         return "last_chance"
-    if phase == "last_chance_knock" or any(m.startswith("knock") or m == "big gin"
-                                           for m in legal):
+    if phase == "last_chance_knock" or any(Move.parse(m).goes_out for m in legal):
         return "knock"
     return "discard"
 
 
 def _card_of(move: str) -> int:
-    return int(Card.parse(move.split()[1]))
+    card = Move.parse(move).card
+    assert card is not None, f"{move!r} names no card"
+    return int(card)
 
 
 def move_deadwood(view: PlayerView, move: str) -> int | None:
     """The seat's least deadwood after a discard or knock (``None`` for other moves); for a
     knock with declared melds, the declared count."""
-    if move == "big gin":
+    mv = Move.parse(move)
+    if mv.code == BIG_GIN:
         return 0
-    words = move.split()
-    if words[0] not in ("discard", "knock"):
+    if mv.card is None:
         return None
-    rest = view.hand_mask & ~(1 << _card_of(move))
-    if words[0] == "knock" and " with " in move:
-        from ..settle import parse_melds
-
-        melds = parse_melds(move.split(" with ", 1)[1])
+    rest = view.hand_mask & ~(1 << int(mv.card))
+    if mv.meld_masks is not None:
         melded = 0
-        for m in melds:
+        for m in mv.meld_masks:
             melded |= m
         return sum(_VALUE[c] for c in range(52) if rest >> c & 1 and not melded >> c & 1)
     return min_deadwood(rest)
 
 
 def move_words(view: PlayerView, move: str) -> str:
-    """A move in words from the seat's side: ``discard the 7♦``, ``knock with 6, discarding
-    the 7♦``, ``take the 9♠``, ``draw from the stock``."""
-    top = view.top_discard
-    if move == "take":
-        return f"take the {top.symbol()}" if top is not None else "take the top discard"
-    if move == "pass":
-        if view.phase == "last_chance":
-            return "pass the last discard"
-        return f"pass the {top.symbol()}" if top is not None else "pass"
-    if move == "draw":
-        return "draw from the stock"
-    if move == "big gin":
-        return "go big gin"
-    words = move.split()
-    card = Card.parse(words[1]).symbol()
-    if words[0] == "discard":
-        return f"discard the {card}"
-    dw = move_deadwood(view, move)
-    if dw == 0:
-        return f"go gin, discarding the {card}"
-    return f"knock with {dw}, discarding the {card}"
+    """A move in words from the seat's side (:meth:`ginrummy.move.Move.words`, with the top
+    discard, the phase and a knock's deadwood read from the view): ``discard the 7♦``,
+    ``knock with 6, discarding the 7♦``, ``take the 9♠``, ``draw from the stock``. A knock's
+    declared melds are not read out: the deadwood count says what they leave."""
+    mv = Move.parse(move)
+    return mv.plain.words(
+        top=view.top_discard,
+        deadwood=move_deadwood(view, mv) if mv.code == KNOCK else None,
+        last_chance=view.phase == "last_chance",
+    )
 
 
 def _is_gin(view: PlayerView, move: str) -> bool:
-    return move == "big gin" or (move.startswith("knock") and move_deadwood(view, move) == 0)
+    mv = Move.parse(move)
+    return mv.code == BIG_GIN or (mv.code == KNOCK and move_deadwood(view, mv) == 0)
 
 
 def _take_gives_gin(view: PlayerView) -> bool:
@@ -339,16 +327,12 @@ class Coach:
 
     @staticmethod
     def _legal_form(view: PlayerView, move: str) -> str:
-        text = " ".join(str(move).split())
-        for m in view.legal_moves:
-            if m.lower() == text.lower():
-                return m
-        words = text.split()
-        if len(words) > 2 and words[0].lower() == "knock" and words[2].lower() == "with":
-            base = f"knock {words[1]}"
-            for m in view.legal_moves:
-                if m.lower() == base.lower():
-                    return f"{m} {' '.join(words[2:])}"
+        try:
+            mv = Move.parse(move)
+        except InvalidMoveError:
+            mv = None
+        if mv is not None and mv.plain in view.legal_moves:
+            return str(mv)
         raise IllegalMoveError(
             f"{move!r} is not a legal move here; legal: {', '.join(view.legal_moves)}"
         )
@@ -358,16 +342,16 @@ class Coach:
         if view.phase not in ("discard", "last_chance_knock"):
             out = legal
         else:
-            out = [m for m in legal if m.startswith("knock") or m == "big gin"]
+            out = [m for m in legal if Move.parse(m).goes_out]
             taken = -1 if view.taken is None else int(view.taken)
             options = sorted(
                 ((dw, -_VALUE[c], c) for c, dw in discard_deadwoods(view.hand_mask)
                  if c != taken),
             )
-            if options and "discard" in " ".join(legal):
+            if options and any(Move.parse(m).code == DISCARD for m in legal):
                 least = options[0][0]
                 picked = [c for dw, _, c in options if dw <= least + DISCARD_SPREAD]
-                discards = {f"discard {Card(c)}" for c in picked[:MAX_DISCARDS]}
+                discards = {Move.discard(c) for c in picked[:MAX_DISCARDS]}
                 out += [m for m in legal if m in discards]
         if move not in out:
             out.append(move)
@@ -464,7 +448,7 @@ class Coach:
             safe = _safe_instead(view, move, candidates, means)
             if safe is not None:
                 exact = "mistake"
-                if not best.startswith("discard") or feeds_known_meld(
+                if Move.parse(best).code != DISCARD or feeds_known_meld(
                     _card_of(best), view.opponent_known_mask
                 ):
                     best = safe
@@ -480,7 +464,7 @@ class Coach:
                 win_chance=round(valued.wins[m] / n, 3),
                 deadwood=move_deadwood(view, m),
                 undercut_chance=(round(valued.undercuts[m] / n, 3)
-                                 if m.startswith("knock") else None),
+                                 if Move.parse(m).code == KNOCK else None),
             )
             for m in sorted(candidates, key=lambda m: (m != best, -means[m]))
         )
@@ -520,7 +504,7 @@ def _safe_instead(
     picked the cards up and kept them), the best valued discard that feeds nothing known and
     leaves no more deadwood; ``None`` when the move feeds nothing known or there is no such
     discard. Such a move is a mistake by definition."""
-    if not move.startswith("discard"):
+    if Move.parse(move).code != DISCARD:
         return None
     known = view.opponent_known_mask
     if not feeds_known_meld(_card_of(move), known):
@@ -529,7 +513,7 @@ def _safe_instead(
     assert mine is not None
     safe = [
         m for m in candidates
-        if m.startswith("discard") and not feeds_known_meld(_card_of(m), known)
+        if Move.parse(m).code == DISCARD and not feeds_known_meld(_card_of(m), known)
         and (move_deadwood(view, m) or 0) <= mine
     ]
     if not safe:

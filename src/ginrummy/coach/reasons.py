@@ -21,8 +21,9 @@ from ..melds import (
     layoff_candidates,
     min_deadwood,
 )
+from ..move import DISCARD, Move
 from ..players.knowledge import feeds_known_meld, meld_neighbours
-from ..settle import default_knock_arrangement, parse_melds
+from ..settle import default_knock_arrangement
 from ..view import PlayerView
 from .assess import Alternative, DecisionKind, Rating
 
@@ -137,18 +138,21 @@ def _outs(mask: int, unseen: int) -> int:
 
 
 def _card(move: str) -> int:
-    return int(Card.parse(move.split()[1]))
+    card = Move.parse(move).card
+    assert card is not None, f"{move!r} names no card"
+    return int(card)
 
 
 def _is_knock(move: str) -> bool:
-    return move.startswith("knock") or move == "big gin"
+    return Move.parse(move).goes_out
 
 
 def _known_layoffs(view: PlayerView, move: str) -> list[int]:
     """Cards the opponent is known to hold that it could lay off on the knock's melds."""
-    rest = view.hand_mask & ~(1 << _card(move))
-    if " with " in move:
-        melds = parse_melds(move.split(" with ", 1)[1])
+    mv = Move.parse(move)
+    rest = view.hand_mask & ~(1 << _card(mv))
+    if mv.meld_masks is not None:
+        melds = list(mv.meld_masks)
     else:
         melds = list(default_knock_arrangement(rest).meld_masks)
     hit = layoff_candidates(melds, view.opponent_known_mask)
@@ -231,7 +235,7 @@ def _good(view: PlayerView, kind: DecisionKind, move: str, best: str, own: Alter
     if _is_knock(move):
         return (f"Knocking with {own.deadwood} was the best play; it wins "
                 f"{percent(own.win_chance)}.")
-    if move.startswith("discard"):
+    if Move.parse(move).code == DISCARD:
         return f"The {_sym(_card(move))} was the best card to throw."
     top_card = _sym(int(view.discard_pile[-1])) if view.discard_pile else ""
     if move == "take":

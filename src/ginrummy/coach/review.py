@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from ..hand import Hand
+from ..move import Move
 from ..view import PlayerView
 from .assess import Assessment, Coach
 
@@ -111,7 +112,7 @@ def review_hand(
     found = []
     for index, turn, view, move in decisions_of(hand, seat):
         assessment = known.get(index)
-        if assessment is None or assessment.move.split(" with ")[0] != move.split(" with ")[0]:
+        if assessment is None or Move.parse(assessment.move).plain != Move.parse(move).plain:
             assessment = coach.assess(view, move)
         found.append(Decision(number, index, turn, assessment))
     return HandReview(number, seat, tuple(found))

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..errors import GinRummyError, IllegalMoveError
+from ..move import Move
 from ..view import PlayerView
 from .model import Fact, Situation
 from .position import Outcome
@@ -41,7 +42,7 @@ def answer(situation: Situation, move: str) -> Answer:
     if not yours.legal:
         raise IllegalMoveError(yours.error or f"{move!r} is not legal here")
     played = yours.moves[0]
-    base = " ".join(played.split()[:2]) if played.startswith("knock ") else played
+    base = Move.parse(played).plain
     correct = played in situation.lesson.answers or base in situation.lesson.answers
     taught = None
     first = situation.lesson.answers[0]

@@ -8,9 +8,10 @@ from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
 from typing import Any
 
-from ..cards import CardSet, parse_cards
+from ..cards import CardSet
 from ..errors import InvalidCardError, InvalidRecordError
 from ..melds import min_deadwood
+from ..move import DISCARD, Move
 from ..record import loads, parse
 from .model import FEATURES, TOPICS, Fact, Lesson, Situation, parse_lesson
 from .position import InvalidSituationError, Outcome, Position
@@ -92,13 +93,13 @@ def _check_proof(lesson: Lesson, position: Position, where: str) -> None:
     answers = set(lesson.answers)
     if lesson.proof == "least-deadwood":
         mask = hand.hands[position.seat]
-        carded = [m for m in legal if m.split()[0] in ("discard", "knock")]
+        carded = {m: card for m in legal if (card := Move.parse(m).card) is not None}
         if not carded:
             raise InvalidSituationError(f"{where}: least-deadwood needs a discard to choose")
-        after = {m: min_deadwood(mask & ~(1 << parse_cards(m.split()[1])[0])) for m in carded}
+        after = {m: min_deadwood(mask & ~(1 << card)) for m, card in carded.items()}
         least = min(after.values())
         best = {m for m, dw in after.items() if dw == least}
-        if not answers <= best or not {m for m in best if m.startswith("discard")} <= answers:
+        if not answers <= best or not {m for m in best if Move.parse(m).code == DISCARD} <= answers:
             raise InvalidSituationError(
                 f"{where}: the moves that leave the least deadwood ({least}) are "
                 f"{', '.join(sorted(best))}; the lesson accepts {', '.join(sorted(answers))}"

@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..cards import Card, parse_cards
+from ..cards import Card
 from ..errors import GinRummyError
 from ..explain import explain_result
 from ..match import Match
 from ..melds import discard_deadwoods, min_deadwood
+from ..move import DISCARD, Move
 from ..record import loads
 from ..rules import RuleSet
 from ..settle import HandResult
@@ -81,8 +82,10 @@ class Outcome:
         if result is not None:
             return explain_result(result, names, you=self.seat)
         last = self.moves[-1]
-        if last.startswith("discard "):
-            card = parse_cards(last.split()[1])[0]
+        move = Move.parse(last)
+        if move.code == DISCARD:
+            assert move.card is not None
+            card = move.card
             return (f"You discard the {card.symbol()} and keep {self.deadwood} deadwood; "
                     "the hand goes on.")
         if last == "take":

@@ -2,16 +2,16 @@
 lines of play, and what the engine found for each fact.
 
 >>> move_words("knock 7h"), move_words("discard Th"), move_words("big gin")
-('knock with the 7♥', 'discard the 10♥', 'go big gin')
+('knock, discarding the 7♥', 'discard the 10♥', 'go big gin')
 >>> line_words(("take", "knock 6d"))
-'take the card, then knock with the 6♦'
+'take the card, then knock, discarding the 6♦'
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cards import Card
+from ..move import InvalidMoveError, Move
 from .answers import Answer
 from .model import PROOFS, Fact, Situation
 from .position import Outcome
@@ -20,31 +20,17 @@ __all__ = ["move_words", "line_words", "fact_text", "answers_text", "verdict_tex
            "proof_text"]
 
 
-def _card(text: str) -> str:
-    return Card.parse(text).symbol()
-
-
 def move_words(move: str) -> str:
-    """One move in words: ``discard Th`` -> ``discard the 10♥``."""
-    words = move.split()
-    if move == "take":
-        return "take the card"
-    if move in ("pass", "draw"):
-        return {"pass": "pass", "draw": "draw from the stock"}[move]
-    if move == "big gin":
-        return "go big gin"
-    if words[0] == "discard" and len(words) == 2:
-        return f"discard the {_card(words[1])}"
-    if words[0] == "knock" and len(words) >= 2:
-        text = f"knock with the {_card(words[1])}"
-        if len(words) > 3 and words[2] == "with":
-            text += " laying down " + " ".join(words[3:])
-        return text
-    return move
+    """One move in words (:meth:`ginrummy.move.Move.words`, without the table's context):
+    ``discard Th`` -> ``discard the 10♥``; text that is not a move is returned as it is."""
+    try:
+        return Move.parse(move).words()
+    except InvalidMoveError:
+        return move
 
 
 def line_words(moves: Sequence[str]) -> str:
-    """A line of play: ``take the card, then knock with the 6♦``."""
+    """A line of play: ``take the card, then knock, discarding the 6♦``."""
     return ", then ".join(move_words(m) for m in moves)
 
 

@@ -18,6 +18,7 @@ from ..errors import IllegalMoveError, InvalidCardError
 from ..lessons import NAMES, TOPICS, Answer, Situation, answer
 from ..lessons.text import answers_text, fact_text, move_words, proof_text, verdict_text
 from ..melds import deadwood_after_discard
+from ..move import KNOCK, Move
 from ..view import PlayerView
 from .pages import render_help, render_rules
 from .parse import CommandError, parse_command, short_move
@@ -165,10 +166,10 @@ class LessonTable:
 
     def _gin_move(self, view: PlayerView, card: Card | None) -> str | None:
         """``gin`` names the knock that leaves no deadwood; refused when there is none."""
-        gins = [m for m in view.legal_moves if m.startswith("knock ")
-                and deadwood_after_discard(view.hand_mask, Card.parse(m.split()[1])) == 0]
+        gins = [m for m in view.legal_moves if (mv := Move.parse(m)).code == KNOCK
+                and mv.card is not None and deadwood_after_discard(view.hand_mask, mv.card) == 0]
         if card is not None:
-            move = f"knock {card}"
+            move = Move.knock(card)
             if move in gins:
                 return move
             self.say("That discard does not leave you gin.", "yellow")

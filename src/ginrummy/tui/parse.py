@@ -20,8 +20,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from ..cards import Card, parse_cards
+from ..cards import Card, mask_text, parse_cards
 from ..errors import GinRummyError
+from ..move import Move
 
 __all__ = ["Action", "Command", "CommandError", "parse_command", "COMMANDS", "short_move"]
 
@@ -174,14 +175,14 @@ def short_move(move: str) -> str:
     >>> [short_move(m) for m in ("draw", "take", "discard Th", "knock 7h", "big gin")]
     ['d', 't', 'x 10h', 'k 7h', 'bg']
     """
-    words = move.split()
-    head = {"draw": "d", "take": "t", "pass": "p", "discard": "x", "knock": "k"}
-    if move == "big gin":
-        return "bg"
-    if len(words) >= 2 and words[0] in ("discard", "knock"):
-        card = typed_card(Card.parse(words[1]))
-        return " ".join([head[words[0]], card, *words[2:]])
-    return head.get(move, move)
+    m = Move.parse(move)
+    head = {"draw": "d", "take": "t", "pass": "p", "discard": "x", "knock": "k", "big gin": "bg"}
+    if m.card is None:
+        return head[m.kind]
+    text = f"{head[m.kind]} {typed_card(m.card)}"
+    if m.meld_masks is not None:
+        text += " with " + " ".join(mask_text(melded) for melded in m.meld_masks)
+    return text
 
 
 def typed_card(card: Card) -> str:

@@ -21,6 +21,7 @@ from rich.text import Text
 from ..cards import Card, CardSet
 from ..match import MatchScore
 from ..melds import best_arrangement
+from ..move import KNOCK, Move, narrate, past_tense, upcard_offer
 from ..view import PlayerView, PublicEvent
 from .parse import short_move, typed_card
 
@@ -120,48 +121,30 @@ def hand_text(mask: int, *, plain: bool, order: SortOrder, mark: Card | None = N
 # What happened since the human's last move.
 
 
-def _opening_event(history: Sequence[PublicEvent], index: int) -> bool:
-    """True when the event at ``index`` belongs to the opening (the upcard offer)."""
-    return not any(e.kind in ("draw", "discard") for e in history[:index])
-
-
 def _describe(
     history: Sequence[PublicEvent], i: int, who: str, plain: bool
 ) -> tuple[str, int]:
     """The sentence for the move at ``i`` (joined with the discard that follows a draw) and the
-    index of the next event to describe."""
+    index of the next event to describe. The pieces are :func:`ginrummy.move.narrate`'s."""
     e = history[i]
     card = card_label(e.card, plain) if e.card is not None else None
-    first: str
+    opening = upcard_offer(x.kind for x in history[:i])
     if e.kind == "pass":
-        if _opening_event(history, i):
-            return f"{who} passed the upcard {card}.", i + 1
-        return f"{who} passed on the last discard {card}; the hand is cancelled.", i + 1
-    if e.kind == "draw":
-        first = f"{who} drew from the stock" if e.card is None else f"{who} drew {card}"
-    elif e.kind == "take":
-        first = (
-            f"{who} took the upcard {card}"
-            if _opening_event(history, i)
-            else f"{who} took {card} from the discard pile"
-        )
-    elif e.kind == "discard":
-        return f"{who} discarded {card}.", i + 1
-    elif e.kind == "knock":
-        hidden = "face down" if e.card is None else f"{card} face down"
-        return f"{who} knocked, discarding {hidden}.", i + 1
-    else:  # big gin
-        return f"{who} went big gin!", i + 1
+        if opening:
+            return f"{narrate(who, 'pass', card, upcard=True)}.", i + 1
+        return f"{narrate(who, 'pass', card, last_chance=True)}; the hand is cancelled.", i + 1
+    if e.kind == "big gin":
+        return f"{narrate(who, e.kind, card)}!", i + 1
+    first = narrate(who, e.kind, card, upcard=opening)
+    if e.kind not in ("draw", "take"):
+        return f"{first}.", i + 1
     if i + 1 < len(history) and history[i + 1].seat == e.seat:
         nxt = history[i + 1]
-        nxt_card = card_label(nxt.card, plain) if nxt.card is not None else "a card"
-        if nxt.kind == "discard":
-            return f"{first} and discarded {nxt_card}.", i + 2
-        if nxt.kind == "knock":
-            hidden = "face down" if nxt.card is None else f"{nxt_card} face down"
-            return f"{first} and knocked, discarding {hidden}.", i + 2
+        nxt_card = card_label(nxt.card, plain) if nxt.card is not None else None
+        if nxt.kind in ("discard", "knock"):
+            return f"{first} and {past_tense(nxt.kind, nxt_card)}.", i + 2
         if nxt.kind == "big gin":
-            return f"{first} and went big gin!", i + 2
+            return f"{first} and {past_tense(nxt.kind, nxt_card)}!", i + 2
     return f"{first}.", i + 1
 
 
@@ -300,7 +283,7 @@ def prompt_text(view: PlayerView, plain: bool = False) -> str:
     options = []
     if phase == "discard":
         options.append("discard (x <card>)")
-    if any(m.startswith("knock") for m in legal):
+    if any(Move.parse(m).code == KNOCK for m in legal):
         options.append("knock (k <card>)")
     if "big gin" in legal:
         options.append("big gin (bg)")

@@ -20,12 +20,12 @@ from typing import TypeVar
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from ..cards import Card
 from ..coach import Assessment, Coach, decision_kind, review_hand
 from ..errors import GinRummyError, IllegalMoveError, InvalidCardError
 from ..explain import explain_result
 from ..match import Match
 from ..melds import deadwood_after_discard
+from ..move import KNOCK, Move
 from ..players import Player
 from ..sheet import score_sheet
 from ..shuffle import SealError, check_client_seed
@@ -347,7 +347,7 @@ class TerminalTable:
         if card is None:
             gins = [
                 m for m in view.legal_moves
-                if m.startswith("knock ")
+                if Move.parse(m).code == KNOCK
                 and deadwood_after_discard(view.hand_mask, _card_of(m)) == 0
             ]
             if len(gins) == 1:
@@ -370,11 +370,11 @@ class TerminalTable:
                 shown = card_label(card, self.plain)
                 self.say(
                     f"Discarding the {shown} leaves {left} deadwood, so that is not gin; "
-                    f"to knock with it type '{short_move(f'knock {card}')}'.",
+                    f"to knock with it type '{short_move(Move.knock(card))}'.",
                     "yellow",
                 )
                 return None
-        return f"knock {card}"
+        return Move.knock(card)
 
     # -----------------------------------------------------------------------------------------
     # Between hands and at the end.
@@ -537,4 +537,6 @@ class TerminalTable:
 
 def _card_of(move: str) -> int:
     """The card of a ``discard``/``knock`` move in engine notation."""
-    return int(Card.parse(move.split()[1]))
+    card = Move.parse(move).card
+    assert card is not None, f"{move!r} names no card"
+    return int(card)

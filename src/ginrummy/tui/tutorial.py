@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..cards import Card
 from ..melds import discard_deadwoods
+from ..move import KNOCK, Move
 from ..view import PlayerView
 from .render import card_label
 
@@ -59,7 +60,7 @@ def tutorial_tip(view: PlayerView, plain: bool = False) -> str | None:
     legal = view.legal_moves
     best, left = _best_discard(view)
     card = card_label(best, plain)
-    if any(m.startswith("knock ") for m in legal):
+    if any(Move.parse(m).code == KNOCK for m in legal):
         if left == 0:
             return (f"Tip: you can go gin! Type gin {card}: the {card} is discarded and all "
                     "your other cards are in melds.")

@@ -12,6 +12,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Path, Request
 
 from ..coach import lesson_coach
+from ..move import Move
 from .coach_schemas import (
     LatestOut,
     RemarkOut,
@@ -97,4 +98,4 @@ def lesson_remark(situation_id: SituationId, body: RevisitIn) -> RemarkOut:
     """The coach's view of a move at a sample situation, from the learner's seat only (the
     same coach that checks every lesson's answer); 400 for a move the rules do not allow."""
     _find(situation_id)  # 404 before anything else
-    return _lesson_remark(situation_id, " ".join(body.move.split()))
+    return _lesson_remark(situation_id, str(Move.parse(body.move)))  # InvalidMoveError: 400

@@ -16,6 +16,7 @@ from ..cheatsheet import cheat_sheet
 from ..explain import explain_result
 from ..match import Match
 from ..melds import best_arrangement, discard_deadwoods
+from ..move import narrate, upcard_offer
 from ..rules import RuleSet
 from ..settle import HandResult
 from ..sheet import score_sheet
@@ -77,31 +78,31 @@ def rules_out(rules: RuleSet) -> RulesOut:
     )
 
 
-def move_text(e: PublicEvent, me: int) -> str:
-    """A move as a sentence from the person's side: ``Computer took 7♥ from the discard pile``."""
-    actor = "You" if e.seat == me else "Computer"
+def move_text(e: PublicEvent, me: int, *, upcard: bool = False,
+              last_chance: bool = False) -> str:
+    """A move as a sentence from the person's side (:func:`ginrummy.move.narrate`, the
+    terminal's words): ``Computer took 7♥ from the discard pile``."""
+    actor = NAMES[0] if e.seat == me else NAMES[1]
     card = Card(e.card).symbol() if e.card is not None else None
-    if e.kind == "take":
-        return f"{actor} took {card} from the discard pile"
-    if e.kind == "pass":
-        return f"{actor} passed on {card}"
-    if e.kind == "draw":
-        return f"{actor} drew {card} from the stock" if card else f"{actor} drew from the stock"
-    if e.kind == "discard":
-        return f"{actor} discarded {card}"
-    if e.kind == "knock":
-        return f"{actor} knocked" + (f", discarding {card} face down" if card else "")
-    if e.kind == "big gin":
-        return f"{actor} went big gin"
-    return f"{actor}: {e.kind}"  # pragma: no cover - every kind is listed above
+    return narrate(actor, e.kind, card, upcard=upcard, last_chance=last_chance)
 
 
-def public_moves(events: Sequence[PublicEvent], me: int) -> list[PublicMove]:
-    return [
-        PublicMove(who="you" if e.seat == me else "computer", kind=e.kind,
-                   card=_c(e.card), text=move_text(e, me))
-        for e in events
-    ]
+def public_moves(
+    events: Sequence[PublicEvent], me: int, *, whole_hand: bool = False
+) -> list[PublicMove]:
+    """The moves as the person saw them, each with its sentence. With ``whole_hand`` the
+    events are the hand's history from its start, so a take or pass of the upcard and a pass
+    of the last discard are told as such; a run of moves cut from it (the computer's latest)
+    tells them without that context (``Computer passed on 4♠``)."""
+    out = []
+    opening = whole_hand
+    for e in events:
+        text = move_text(e, me, upcard=opening,
+                         last_chance=whole_hand and not opening and e.kind == "pass")
+        out.append(PublicMove(who="you" if e.seat == me else "computer", kind=e.kind,
+                              card=_c(e.card), text=text))
+        opening = opening and upcard_offer([e.kind])
+    return out
 
 
 def _prompt(view: PlayerView, options: Sequence[CardOption] = ()) -> str:
@@ -334,7 +335,7 @@ def hand_out(view: PlayerView) -> HandOut:
         legal_moves=list(view.legal_moves),
         actions=_actions(view, options),
         card_options=options,
-        history=public_moves(view.history, me),
+        history=public_moves(view.history, me, whole_hand=True),
         result=_result_out(view, view.result) if view.result is not None else None,
     )
 

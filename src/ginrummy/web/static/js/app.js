@@ -2,7 +2,7 @@
 // replies back one by one, and keeps keyboard focus where the player expects it.
 
 import { api, ensurePlayer } from "./api.js";
-import { backElement, cardElement, name } from "./cards.js";
+import { backElement, cardElement, name, symbol } from "./cards.js";
 import { actionState, render } from "./render.js";
 import { openHistory, openNewGame, openRules, setupSettings, reducedMotion } from "./panels.js";
 import { clientSeedFor, observe, renderSealed, showSeedError } from "./sealed.js";
@@ -67,19 +67,22 @@ function draw(extra = {}) {
   if (hooks.afterDraw) hooks.afterDraw(state, ui, busy);
 }
 
-// Spoken forms of moves (names, not symbols) for the live region.
+// The spoken form of a move for the live region: the server's sentence (m.text, the one
+// narration the terminal shares) with the card's name in place of its symbol.
 function spoken(m) {
-  const who = m.who === "you" ? "You" : "Computer";
-  const card = m.card ? `the ${name(m.card)}` : "";
-  switch (m.kind) {
-    case "take": return `${who} took ${card} from the discard pile.`;
-    case "pass": return `${who} passed on ${card}.`;
-    case "draw": return m.card ? `${who} drew ${card}.` : `${who} drew from the stock.`;
-    case "discard": return `${who} discarded ${card}.`;
-    case "knock": return `${who} knocked.`;
-    case "big gin": return `${who} went big gin.`;
-    default: return `${who}: ${m.kind}.`;
-  }
+  const sym = m.card ? symbol(m.card) : "";
+  const at = sym ? m.text.indexOf(sym) : -1;
+  if (at < 0) return `${m.text}.`;
+  const before = m.text.slice(0, at);
+  const article = /(upcard|last discard) $/.test(before) ? "" : "the ";
+  return `${before}${article}${name(m.card)}${m.text.slice(at + sym.length)}.`;
+}
+
+// The person's own move in a new state: the history entry just before the computer's replies.
+function ownMove(next) {
+  const history = next.hand ? next.hand.history : [];
+  const m = history[history.length - next.computer_moves.length - 1];
+  return m && m.who === "you" ? m : null;
 }
 
 // Undo the computer's moves on the final piles: where the animation starts from.
@@ -122,10 +125,11 @@ async function fly(m) {
   el.remove();
 }
 
-async function playBack(next, ownMoveText) {
+async function playBack(next, own) {
   const moves = next.computer_moves;
   const still = reducedMotion();
-  const speech = ownMoveText ? [ownMoveText] : [];
+  const mine = own ? ownMove(next) : null;
+  const speech = mine ? [spoken(mine)] : [];
   if (moves.length) {
     const anim = rewind(next);
     setBusy(true);
@@ -153,7 +157,7 @@ async function playBack(next, ownMoveText) {
   announce(speech.join(" "));
 }
 
-async function load(next, ownMoveText = "") {
+async function load(next, own = false) {
   const number = (st) => (st.hand ? st.hand.number : 0);
   const handChanged = !state || state.id !== next.id || number(state) !== number(next);
   state = next;
@@ -161,7 +165,7 @@ async function load(next, ownMoveText = "") {
   if (handChanged) { ui.selected = null; ui.focusIndex = 0; }
   if (ui.selected && !(state.hand && state.hand.cards.includes(ui.selected))) ui.selected = null;
   $("last-move").textContent = "";
-  await playBack(next, ownMoveText);
+  await playBack(next, own);
 }
 
 function moveFor(act) {
@@ -176,10 +180,6 @@ async function perform(act) {
   const st = actionState(state, ui, act, busy);
   if (!st.enabled) { showReason(st.reason); return; }
   const move = moveFor(act);
-  const own = act === "discard" ? `You discarded the ${name(ui.selected)}.`
-    : act === "draw" ? "You drew from the stock."
-    : act === "take" ? `You took the ${name(state.hand.discard_pile[state.hand.discard_pile.length - 1])}.`
-    : act === "pass" ? "You passed." : "";
   showReason("");
   setBusy(true);
   draw();
@@ -187,7 +187,7 @@ async function perform(act) {
     const viaMover = Boolean(hooks.mover);
     const next = viaMover ? await hooks.mover(move) : await api.move(state.id, move, state.version);
     ui.selected = null;
-    await load(next, own);
+    await load(next, true);
     afterMove(true, viaMover);
   } catch (err) {
     setBusy(false);
