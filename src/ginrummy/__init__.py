@@ -22,6 +22,7 @@ from .match import GameScore, Match, MatchScore, score_match
 from .melds import Arrangement, all_arrangements, best_arrangement, min_deadwood
 from .rules import PROFILE_NAMES, RuleSet, get_rules
 from .settle import HandResult, settle_hand
+from .table import Table
 from .view import PlayerView
 
 __version__ = "0.1.0"
@@ -44,6 +45,7 @@ __all__ = [
     "PROFILE_NAMES",
     "PlayerView",
     "RuleSet",
+    "Table",
     "all_melds",
     "best_melds",
     "deadwood",

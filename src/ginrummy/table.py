@@ -35,15 +35,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from .errors import GinRummyError, IllegalMoveError
 from .hand import Hand
 from .match import Match
-from .players.base import Player
 from .sealer import DealSealer
 from .settle import HandResult
 from .view import PlayerView
+
+if TYPE_CHECKING:  # only annotations: `import ginrummy` does not load the players
+    from .players.base import Player
 
 __all__ = [
     "MAX_MOVES",
@@ -297,7 +299,7 @@ class Table:
         if match.hand.over:
             raise TurnError("The hand is over: deal the next hand first.")
         if match.hand.to_play != seat:
-            raise TurnError(f"It is not seat {seat}'s turn: seat {match.hand.to_play} plays.")
+            raise TurnError(f"It is not your turn: seat {match.hand.to_play} is to play.")
         if isinstance(self.seats[seat], Computer):
             raise TurnError(f"Seat {seat} is a computer player: it moves when the table advances.")
 
