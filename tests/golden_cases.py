@@ -57,7 +57,7 @@ def _simulate_text(profile: str, a: str, b: str, seed: str, hands: int, matches:
 def _reseeded_text(profile: str, level: str, seed: str, hands: int) -> str:
     """A person's table: seat 0 plays by a fixed policy, the computer (seat 1) is reseeded
     before each decision from the match's seed and the position, as the tables do."""
-    from ginrummy.tui.table import computer_seed_for
+    from ginrummy.table import decision_seed
 
     rules = get_rules(profile)
     match = Match(rules, seed=seed)
@@ -68,7 +68,7 @@ def _reseeded_text(profile: str, level: str, seed: str, hands: int) -> str:
         while hand.result is None:
             seat = hand.to_play
             if seat == 1:
-                computer.reseed(computer_seed_for(seed, len(match.hands), len(hand.history)))
+                computer.reseed(decision_seed(seed, len(match.hands), len(hand.history)))
                 match.play(computer.choose(match.view(1)))
             else:
                 match.play(person.choose(match.view(0)))

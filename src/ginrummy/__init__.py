@@ -23,6 +23,7 @@ from .melds import Arrangement, all_arrangements, best_arrangement, min_deadwood
 from .move import InvalidMoveError, Move
 from .rules import PROFILE_NAMES, RuleSet, get_rules
 from .settle import HandResult, settle_hand
+from .table import Table
 from .view import PlayerView
 
 __version__ = "0.1.0"
@@ -47,6 +48,7 @@ __all__ = [
     "PROFILE_NAMES",
     "PlayerView",
     "RuleSet",
+    "Table",
     "all_melds",
     "best_melds",
     "deadwood",

@@ -1,7 +1,8 @@
 """Playing computer players against each other: one hand, or one whole match.
 
-The driver is the only code that holds the :class:`~ginrummy.hand.Hand`; each player is asked
-for a move with its own seat's :class:`~ginrummy.view.PlayerView` and nothing else.
+Both go through :mod:`ginrummy.table`, the one place that asks computer players for moves: each
+player is asked with its own seat's :class:`~ginrummy.view.PlayerView` and nothing else, and
+keeps its own RNG stream (it is not reseeded).
 
 >>> from ginrummy.players import make
 >>> result = play_hand(Hand(seed=3), [make("random", seed=1), make("random", seed=2)])
@@ -19,6 +20,7 @@ from .match import Match
 from .players.base import Player
 from .rules import RulesLike
 from .settle import HandResult
+from .table import Computer, Table, play_turns
 
 __all__ = ["play_hand", "play_match", "MAX_HANDS"]
 
@@ -27,10 +29,13 @@ MAX_HANDS = 2000
 
 
 def play_hand(hand: Hand, players: Sequence[Player]) -> HandResult:
-    """Play ``hand`` to its end with ``players[seat]`` choosing for each seat."""
-    while hand.result is None:
-        seat = hand.to_play
-        hand.play(players[seat].choose(hand.view(seat)))
+    """Play ``hand`` to its end with ``players[seat]`` choosing for each seat.
+
+    A lone hand belongs to no match (its views carry no scores): the table's seat loop plays
+    it directly rather than through a :class:`~ginrummy.table.Table`."""
+    play_turns(hand, [Computer(p) for p in players])
+    if hand.result is None:  # pragma: no cover - every seat is a computer
+        raise GinRummyError("the hand did not end")
     return hand.result
 
 
@@ -46,13 +51,7 @@ def play_match(
     if len(players) != 2:
         raise GinRummyError("a match needs exactly two players")
     match = Match(rules, seed=seed, first_dealer=first_dealer)
-    while True:
-        hand = match.hand
-        while hand.result is None:
-            seat = hand.to_play
-            match.play(players[seat].choose(match.view(seat)))
-        if match.over:
-            return match
-        if len(match.hands) >= max_hands:
-            raise GinRummyError(f"the match did not end within {max_hands} hands")
-        match.next_hand()
+    Table(match, [Computer(p) for p in players]).play_to_end(max_hands)
+    if not match.over:
+        raise GinRummyError(f"the match did not end within {max_hands} hands")
+    return match

@@ -36,6 +36,7 @@ from .players import make
 from .players.base import Player
 from .rules import RuleSet, RulesLike, get_rules
 from .selfplay import MAX_HANDS, play_hand
+from .table import Computer, Table
 
 __all__ = [
     "HandRecord",
@@ -215,17 +216,9 @@ def play_one_match(setup: Setup, index: int, max_hands: int = MAX_HANDS) -> Matc
     b = setup.player(1, f"{base}/player/1")
     by_seat = (a, b) if a_seat == 0 else (b, a)
     match = Match(setup.rules, seed=base, first_dealer=first_dealer)
-    records: list[HandRecord] = []
-    while True:
-        hand = match.hand
-        # Through the match (not play_hand): it scores each hand and adds the scores to views.
-        while hand.result is None:
-            seat = hand.to_play
-            match.play(by_seat[seat].choose(match.view(seat)))
-        records.append(hand_record(hand, len(records), a_seat))
-        if match.over or len(records) >= max_hands:
-            break
-        match.next_hand()
+    # A table (not play_hand): the match scores each hand and adds the scores to the views.
+    Table(match, [Computer(p) for p in by_seat]).play_to_end(max_hands)
+    records = [hand_record(hand, n, a_seat) for n, hand in enumerate(match.hands)]
     return MatchRecord(
         index=index,
         a_seat=a_seat,

@@ -1,33 +1,49 @@
-"""Opponent levels: a level the players package knows is played as itself; one it does not
-know yet is played by ``random``, and the state says so."""
+"""Opponent levels: every level a person can pick is a computer player the players package
+makes, and the web table plays it as itself (no stand-in)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, get_args
 
 import pytest
 
-from ginrummy import players
-from ginrummy.players.random_player import RandomPlayer
+from ginrummy.players import Player, make
+from ginrummy.store import Store
 from ginrummy.web import service
+from ginrummy.web.routes import LEVELS
+from ginrummy.web.schemas import Level, NewMatchIn
 
 
-@pytest.fixture()
-def fresh_levels() -> Iterator[None]:
-    service.resolve_level.cache_clear()
-    yield
-    service.resolve_level.cache_clear()
+@pytest.mark.parametrize("level", get_args(Level))
+def test_every_level_is_a_player(level: str) -> None:
+    assert isinstance(make(level), Player)
 
 
-def test_unknown_levels_fall_back_to_random(fresh_levels: None,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(players, "LEVELS", {})
-    monkeypatch.setattr(players, "PLAYERS", {"random": RandomPlayer})
-    assert service.resolve_level("expert") == "random"
-    assert service.resolve_level("random") == "random"
+def test_the_offered_levels_are_the_levels_a_match_accepts() -> None:
+    assert set(LEVELS) <= set(get_args(Level))
 
 
-def test_a_known_level_is_played_as_itself(fresh_levels: None,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(players, "LEVELS", {"easy": "random"})
-    assert service.resolve_level("easy") == "easy"
+@pytest.mark.parametrize("level", ["easy", "expert"])
+def test_a_level_is_played_as_itself(
+    level: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[str] = []
+
+    def spy(name: str, **kw: Any) -> Player:
+        made.append(name)
+        return make(name, **kw)
+
+    monkeypatch.setattr(service, "make", spy)
+    store = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    try:
+        tables = service.TableService(store)
+        player, _ = tables.new_player("Ann")
+        state = tables.new_match(player, NewMatchIn(level=level, deal=False))  # type: ignore[arg-type]
+        assert state.level == level and state.opponent_player == level
+        # A second server (no cache) rebuilds the same table from the store.
+        again = service.TableService(store).state(player, state.id)
+        assert again.opponent_player == level
+        assert made == [level, level]
+    finally:
+        store.close()

@@ -28,7 +28,7 @@ from ginrummy.verify import verify_record
 from ginrummy.view import PlayerView
 from ginrummy.web import create_app, service
 from ginrummy.web.schemas import NewMatchIn
-from ginrummy.web.service import TableService, deck_for
+from ginrummy.web.service import TableService
 
 from .helpers import choose
 
@@ -247,7 +247,6 @@ def test_the_computer_sees_only_its_view_and_never_a_seed(
         return spies[-1]
 
     monkeypatch.setattr(service, "make", make_spy)
-    monkeypatch.setattr(service, "resolve_level", lambda level: level)
     table = TableService(store)
     player, _ = table.new_player("Ann")
     state = table.new_match(player, NewMatchIn(level="random", deal=False))
@@ -286,17 +285,22 @@ def test_a_second_server_carries_on_with_the_same_seals(store: Store) -> None:
     assert verify_record(text, published={1: shown}).ok
 
 
-def test_a_match_saved_before_sealed_deals_still_plays(tmp_path: Path) -> None:
-    """A database written before sealed deals: no ``match_seals`` table, a match dealt by
-    ``deck_for``. Opening it adds the table; the match carries on unsealed."""
+def test_a_match_saved_before_sealed_deals_finishes_its_hand_but_deals_no_more(
+    tmp_path: Path,
+) -> None:
+    """A database written before sealed deals: no ``match_seals`` table, a match dealt from a
+    shuffle of its deal seed. Opening it adds the table; the hand on the table can be played
+    to its end, but the server refuses to deal that match another (unsealed) hand."""
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     old = Store(url)
     player, token = old.create_player("Ann")
     deal_seed = "old-seed"
+    deck = list(range(52))
+    random.Random(f"{deal_seed}/hand/0").shuffle(deck)  # how those servers dealt
     # You open; Hollywood, so one hand cannot end the match.
     match = Match(get_rules("traditional", hollywood=True), seed=deal_seed, first_dealer=1,
                   start=False)
-    match.next_hand(deck_for(deal_seed, 0))
+    match.next_hand(deck)
     info = old.create_match(player_id=player.id, level="random", profile="traditional",
                             rules="traditional", hollywood=True, deal_seed=deal_seed,
                             record=dumps(match, players=("You", "Computer (random)")))
@@ -316,13 +320,12 @@ def test_a_match_saved_before_sealed_deals_still_plays(tmp_path: Path) -> None:
             assert r.status_code == 200, r.text
             state = r.json()
         assert state["status"] == "between_hands"
-        r = client.post(f"/api/matches/{info.id}/next-hand", headers=auth,
-                        json={"version": state["version"], "client_seed": "x"})
-        assert r.status_code == 409 and "before sealed deals" in r.json()["detail"]
-        r = client.post(f"/api/matches/{info.id}/next-hand", headers=auth,
-                        json={"version": state["version"]})
-        assert r.status_code == 200 and r.json()["hand"]["number"] == 2
-        second = loads(store.load_record(info.id)[1]).hands[1]
-        assert [int(c) for c in second.deck] == deck_for(deal_seed, 1)
+        for body in ({"version": state["version"], "client_seed": "x"},
+                     {"version": state["version"]}):
+            r = client.post(f"/api/matches/{info.id}/next-hand", headers=auth, json=body)
+            assert r.status_code == 409 and "before sealed deals" in r.json()["detail"]
+        after = client.get(f"/api/matches/{info.id}", headers=auth).json()
+        assert after["version"] == state["version"] and after["hand"]["number"] == 1
+        assert len(loads(store.load_record(info.id)[1]).hands) == 1
     finally:
         store.close()

@@ -5,7 +5,8 @@ Every hand of a new ``ginrummy play`` match is dealt by a :class:`~ginrummy.seal
 (``docs/sealed-deals.md``): before each deal the table prints the hand's commitment and takes the
 person's client seed (``seed TEXT``, ``--client-seed``, or one drawn at random), and once the
 hand is over it prints the revealed server seed. The save file keeps the sealer's private state,
-so a resumed match deals with the seeds it committed to before the interruption.
+so a resumed match deals with the seeds it committed to before the interruption. The next
+hand's commitment is published by :meth:`ginrummy.table.Table.seal_next`, the one place for it.
 
 Server seeds come from :mod:`secrets`, as the protocol says. A match started with ``--seed`` is
 reproducible instead: its server seeds and offered client seeds are derived from that seed, so
@@ -29,7 +30,6 @@ __all__ = [
     "derived_server_seed",
     "make_sealer",
     "offered_client_seed",
-    "seal_next",
     "short_commitment",
     "state_for_save",
 ]
@@ -66,13 +66,6 @@ def offered_client_seed(number: int, reproducible_from: str | None) -> str:
     if reproducible_from is not None:
         return derived_client_seed(reproducible_from, number)
     return random_client_seed()
-
-
-def seal_next(match: Match, sealer: DealSealer | None) -> None:
-    """Publish the next hand's commitment once the match waits for it (idempotent), so it is
-    saved before it is ever shown."""
-    if sealer is not None and not match.over and (not match.hands or match.hand.over):
-        sealer.commitment(len(match.hands))
 
 
 def state_for_save(sealer: DealSealer) -> dict[str, Any]:

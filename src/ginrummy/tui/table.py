@@ -1,9 +1,12 @@
 """The terminal table's loop: deal, ask the human, let the computer answer, save, repeat.
 
-:class:`TerminalTable` owns the :class:`~ginrummy.match.Match`. It shows the human only what
-:mod:`.render` draws from the human seat's view, and asks the computer player for moves with the
-computer seat's view; only the engine decides what is legal and what a hand scores. The match is
-saved after every move, the human's and the computer's, before anything else is shown.
+:class:`TerminalTable` seats the human and the computer at a :class:`~ginrummy.table.Table`,
+which owns the game flow: it deals, plays the human's moves and asks the computer player for
+its moves with the computer seat's view (reseeded before each decision from the save's computer
+seed, :func:`~ginrummy.table.decision_seed`, so a resumed match gets the same answers). This
+module shows the human only what :mod:`.render` draws from the human seat's view; only the
+engine decides what is legal and what a hand scores. The match is saved after every move, the
+human's and the computer's, before anything else is shown.
 
 Hands are dealt from sealed deals (:mod:`.sealing`): before each deal the table prints the
 hand's commitment, which was saved before it was shown, and takes the human's client seed; once
@@ -29,6 +32,7 @@ from ..move import KNOCK, Move
 from ..players import Player
 from ..sheet import score_sheet
 from ..shuffle import SealError, check_client_seed
+from ..table import Computer, Person, Seat, Table
 from ..view import PlayerView
 from .coach import remark_text, render_review
 from .pages import match_outcome, render_help, render_rules, render_sheet
@@ -43,10 +47,10 @@ from .render import (
     render_table,
 )
 from .saves import SavedMatch, SaveStore
-from .sealing import offered_client_seed, seal_next, short_commitment
+from .sealing import offered_client_seed, short_commitment
 from .tutorial import FINAL_TIP, SKIP_WORDS
 
-__all__ = ["TerminalTable", "computer_seed_for", "COACH_SEED"]
+__all__ = ["TerminalTable", "COACH_SEED"]
 
 #: The terminal coach's seed: fixed, so the same decision always gets the same remark.
 COACH_SEED = "terminal"
@@ -58,11 +62,6 @@ SEALED_TIP = ("Tip: press Enter to deal. The line above seals the deck before yo
 _T = TypeVar("_T")
 InputFn = Callable[[str], "str | None"]
 TipFn = Callable[[PlayerView, bool], "str | None"]
-
-
-def computer_seed_for(computer_seed: str, hand_number: int, move_index: int) -> str:
-    """The seed of one decision of the computer: same match, same position, same seed."""
-    return f"{computer_seed}/hand/{hand_number}/move/{move_index}"
 
 
 class _Quit(Exception):
@@ -103,6 +102,9 @@ class TerminalTable:
         self._ask = ask
         self.you = saved.meta.human_seat
         self.computer = 1 - self.you
+        seats: list[Seat] = [Person(saved.names[self.you])] * 2
+        seats[self.computer] = Computer(player, reseed_from=saved.meta.computer_seed)
+        self.table = Table(saved.match, seats, sealer=saved.sealer)
         self._shown_end = -1  # number of the hand whose ending was last shown
         self._table_shown = False
         self._session_seed = client_seed
@@ -160,7 +162,7 @@ class TerminalTable:
     def save(self) -> None:
         """Write the match; a hand that has just ended gets the next hand's commitment first,
         so no commitment is ever shown before it is on disk."""
-        seal_next(self.match, self.saved.sealer)
+        self.table.seal_next()
         self.store.write(self.saved)
 
     # -----------------------------------------------------------------------------------------
@@ -170,9 +172,9 @@ class TerminalTable:
         """Play until the match is over (True) or the human leaves (False)."""
         try:
             while not self.match.over:
-                if not self.match.hands or self.match.hand.over:
+                if self.table.waiting_for_deal:
                     self._between_hands()
-                elif self.match.hand.to_play == self.computer:
+                elif self.table.to_act == self.computer:
                     self._computer_move()
                 else:
                     self._human_turn()
@@ -191,18 +193,12 @@ class TerminalTable:
         return True
 
     def _computer_move(self) -> None:
-        match = self.match
-        view = match.view(self.computer)
-        seed = computer_seed_for(
-            self.saved.meta.computer_seed, len(match.hands), len(match.hand.history)
-        )
-        self.player.reseed(seed)
+        """One move of the computer (the table asks it), saved before anything is shown."""
         if self.plain or not self.console.is_terminal:
-            move = self.player.choose(view)
+            self.table.step()
         else:
             with self.console.status(f"{self.names[self.computer]} is thinking..."):
-                move = self.player.choose(view)
-        match.play(move)
+                self.table.step()
         self.save()
 
     def _human_turn(self) -> None:
@@ -266,7 +262,7 @@ class TerminalTable:
         before = self.view()
         index = len(self.match.hand.history)
         try:
-            self.match.play(move)
+            self.table.play(self.you, move)
         except IllegalMoveError as exc:
             self.say(str(exc), "yellow")
             return
@@ -470,10 +466,8 @@ class TerminalTable:
     def _deal(self) -> None:
         """Deal the next hand: from its sealed deal with the chosen client seed."""
         n = len(self.match.hands)
-        sealer = self.saved.sealer
-        if sealer is not None:
-            sealer.set_client_seed(n, self._seed_for(n)[0])
-        self.match.next_hand()
+        client_seed = self._seed_for(n)[0] if self.saved.sealer is not None else None
+        self.table.deal(client_seed=client_seed)
         self.save()
         self._table_shown = False
 

@@ -1,6 +1,7 @@
 """Sealed deals at the web table: what the page may see of them, and how they are kept.
 
-Every hand of a web match is dealt by a :class:`~ginrummy.sealer.DealSealer`. Its private
+Every hand of a web match is dealt by a :class:`~ginrummy.sealer.DealSealer` at the match's
+:class:`~ginrummy.table.Table` (which also publishes each next commitment). Its private
 state (the server seeds, the unrevealed ones included) is stored beside the match's record
 (:meth:`~ginrummy.store.Store.save_match`'s ``seals``) and never sent to the browser.
 :func:`sealed_out` builds the only sealed data a response carries:
@@ -26,6 +27,7 @@ from ..match import Match
 from ..record import dumps
 from ..sealer import DealSealer
 from ..shuffle import SealError
+from ..table import Table
 from .schemas import SealedDealOut, SealedOut, Who
 
 __all__ = [
@@ -33,7 +35,6 @@ __all__ = [
     "finished_hands",
     "load_seals",
     "record_upto",
-    "seal_next",
     "sealed_out",
     "sentence",
 ]
@@ -54,23 +55,14 @@ def load_seals(match: Match, text: str) -> DealSealer:
     return DealSealer(match, state=state)
 
 
-def waiting_for_deal(match: Match) -> bool:
-    """True when the next hand is to be dealt: before the first hand, or between hands."""
-    return not match.over and (not match.hands or match.hand.over)
-
-
-def seal_next(match: Match, sealer: DealSealer | None) -> None:
-    """Publish the next hand's commitment as soon as the match waits for it (idempotent)."""
-    if sealer is not None and waiting_for_deal(match):
-        sealer.commitment(len(match.hands))
-
-
 def _who(seat: int, me: int) -> Who:
     return "you" if seat == me else "computer"
 
 
-def sealed_out(match: Match, sealer: DealSealer | None, me: int) -> SealedOut | None:
-    """What the person may see of the sealed deals now (``None`` for an unsealed match)."""
+def sealed_out(table: Table, me: int) -> SealedOut | None:
+    """What the person in seat ``me`` may see of the table's sealed deals now (``None`` for an
+    unsealed match)."""
+    match, sealer = table.match, table.sealer
     if sealer is None:
         return None
     current = None
@@ -91,7 +83,7 @@ def sealed_out(match: Match, sealer: DealSealer | None, me: int) -> SealedOut | 
             deck=[CARD_TEXT[c] for c in hand.deck] if over else None,
         )
     upcoming = None
-    if waiting_for_deal(match):
+    if table.waiting_for_deal:
         n = len(match.hands)
         sealed: dict[str, Any] | None
         try:

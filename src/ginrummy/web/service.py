@@ -1,43 +1,49 @@
-"""The referee behind the web table: applies the person's moves, lets the computer answer, and
-saves the match in one transaction before anything is returned.
+"""The web table's keeper: loads a match's :class:`~ginrummy.table.Table`, lets it play the
+person's move and the computer's answers, and saves the match in one transaction before
+anything is returned.
 
-The person is always seat 0, the computer seat 1. A match lives in the store as its record;
+The game flow (whose turn it is, dealing, the computer's moves, publishing the next sealed
+commitment) belongs to the :class:`~ginrummy.table.Table`; this service keeps persistence,
+caching and locking. Here the person sits in seat 0 and the computer in seat 1 (``HUMAN`` and
+``COMPUTER``: the web's choice, not the table's). A match lives in the store as its record;
 this service keeps a small in-process cache of replayed matches keyed by id and version, so a
 move costs one replay only after a restart (or when another process changed the match). Every
 change goes through :meth:`Store.save_match` with the version it started from: a cached match
 is never ahead of the database, and a request that lost a race changes nothing.
 
-The computer decides through ``ginrummy.players.make(level)`` from its own seat's
-:class:`~ginrummy.view.PlayerView`; its RNG is reseeded from the match's secret deal seed and
-the position before every decision, so a replayed match gets the same answers.
+The computer is ``ginrummy.players.make(level)`` and decides from its own seat's
+:class:`~ginrummy.view.PlayerView`; the table reseeds its RNG before every decision with
+:func:`~ginrummy.table.decision_seed` from the match's secret deal seed and the position, so a
+replayed match gets the same answers.
 
 Every hand is dealt from a sealed deal (:mod:`.sealing`): the next hand's commitment is
 published in the same save that ends a hand (or creates the match), the person's client seed
-comes with the request that deals, and the server seed is revealed once the hand is over.
-Matches saved before sealed deals existed carry on unsealed, dealt by :func:`deck_for`.
+comes with the request that deals, and the server seed is revealed once the hand is over. A
+match saved before sealed deals existed can finish the hand on the table, but the server no
+longer deals it another (it would be unsealed): that request is refused with a
+:class:`Conflict`.
 """
 
 from __future__ import annotations
 
-import random
 import secrets
 import threading
 import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Literal
 
 from ..errors import GinRummyError
 from ..hand import Hand
 from ..match import Match
-from ..players import Player, make
+from ..players import make
 from ..record import dumps, loads
 from ..rules import get_rules
 from ..sealer import DealSealer
 from ..settle import HandResult
 from ..shuffle import SealError
 from ..store import HandSummary, MatchInfo, PlayerInfo, Store
+from ..table import Computer, Person, Seat, Table, TurnError
 from ..view import PublicEvent
 from .schemas import MatchMeta, MatchState, NewMatchIn
 from .sealing import (
@@ -45,25 +51,17 @@ from .sealing import (
     finished_hands,
     load_seals,
     record_upto,
-    seal_next,
     sealed_out,
     sentence,
-    waiting_for_deal,
 )
 from .serialize import hand_out, public_moves, rules_out, score_out
 
-__all__ = ["TableService", "NotFound", "Conflict", "HUMAN", "COMPUTER", "resolve_level"]
+__all__ = ["TableService", "NotFound", "Conflict", "HUMAN", "COMPUTER"]
 
 HUMAN, COMPUTER = 0, 1
 
-#: Levels a person picks, and the player that stands in for each while it does not exist yet.
-LEVEL_FALLBACK = "random"
-
 #: How many locks serialize requests on matches (see ``TableService._lock``).
 LOCK_STRIPES = 64
-
-#: A computer player that has not finished its hand after this many moves is a bug, not a game.
-MAX_COMPUTER_MOVES = 400
 
 
 class NotFound(Exception):
@@ -74,33 +72,12 @@ class Conflict(Exception):
     """The request does not fit the match's current state (stale version, match over)."""
 
 
-@lru_cache(maxsize=32)
-def resolve_level(level: str) -> str:
-    """The player name that plays ``level`` now (levels not built yet fall back gracefully)."""
-    try:
-        make(level)
-    except GinRummyError:
-        return LEVEL_FALLBACK
-    return level
-
-
-def deck_for(deal_seed: str, number: int) -> list[int]:
-    """The deck (index 0 on top) of hand ``number`` (0-based) of a match with this secret seed.
-
-    Only for matches saved before sealed deals existed (they have no sealer); every new match
-    is dealt by a :class:`~ginrummy.sealer.DealSealer`.
-    """
-    order = list(range(52))
-    random.Random(f"{deal_seed}/hand/{number}").shuffle(order)
-    return order
-
-
 @dataclass
 class _Entry:
+    """A cached match: its table, as of the stored ``version``."""
+
     version: int
-    match: Match
-    player: Player
-    sealer: DealSealer | None = None
+    table: Table
 
 
 class TableService:
@@ -134,13 +111,12 @@ class TableService:
         deal_seed = secrets.token_hex(16)
         match = Match(rules, seed=deal_seed, start=False)
         sealer = DealSealer(match)
-        sealer.commitment(0)
-        computer = make(resolve_level(options.level))
+        table = _table(match, sealer, options.level, deal_seed)
+        table.seal_next()  # the first hand's commitment, saved below before it is shown
         since: tuple[int, int] | None = None
         if options.deal:
-            match.next_hand()  # the client seed is drawn at random: none was given
-            since = self._computer_turns(match, computer, deal_seed)
-            seal_next(match, sealer)
+            table.deal()  # the client seed is drawn at random: none was given
+            since = _advance(table)
         info = self.store.create_match(
             player_id=player.id,
             level=options.level,
@@ -155,7 +131,7 @@ class TableService:
             hands=self._finished(match, 0),
             seals=dump_seals(sealer),
         )
-        entry = _Entry(info.version, match, computer, sealer)
+        entry = _Entry(info.version, table)
         self._remember(info.id, entry)
         return self._state(info, entry, since)
 
@@ -167,24 +143,23 @@ class TableService:
     def play(
         self, player: PlayerInfo, match_id: str, move: str, version: int | None
     ) -> MatchState:
-        """Apply the person's move, then the computer's replies; save; return the new state.
+        """Play the person's move at the table, then the computer's replies; save; return the
+        new state.
 
-        An illegal move raises :class:`~ginrummy.errors.IllegalMoveError` and changes nothing.
+        A move out of turn is a :class:`Conflict`; an illegal move raises
+        :class:`~ginrummy.errors.IllegalMoveError`; neither changes anything.
         """
         with self._lock(match_id):
             info, entry = self._load(player, match_id)
             self._check_open(info, entry, version)
-            match = entry.match
-            if not match.hands:
-                raise Conflict("No hand has been dealt yet: deal the first hand first.")
-            if match.waiting_for_next_hand:
-                raise Conflict("The hand is over: deal the next hand first.")
-            if match.hand.to_play != HUMAN:
-                raise Conflict("It is the computer's turn.")
-            match.play(move)  # raises before changing anything when illegal
+            table = entry.table
             try:
-                since = self._computer_turns(match, entry.player, info.deal_seed)
-                seal_next(match, entry.sealer)
+                table.play(HUMAN, move)
+            except TurnError as exc:
+                raise Conflict(str(exc)) from None
+            # From here the cached table is ahead of the database until the save succeeds.
+            try:
+                since = _advance(table)
                 return self._save(info, entry, since)
             except BaseException:
                 self._forget(match_id)
@@ -203,27 +178,23 @@ class TableService:
         with self._lock(match_id):
             info, entry = self._load(player, match_id)
             self._check_open(info, entry, version)
-            match, sealer = entry.match, entry.sealer
-            if not waiting_for_deal(match):
+            table = entry.table
+            if not table.waiting_for_deal:
                 raise Conflict("The current hand is not over yet.")
-            n = len(match.hands)
-            if sealer is None and client_seed is not None:
+            if table.sealer is None:
                 raise Conflict(
-                    "This match was started before sealed deals: its hands are dealt without "
-                    "a seal, so there is no client seed to give."
+                    "This match was started before sealed deals: the server deals only sealed "
+                    "hands now, so it cannot deal this match another hand. Start a new match."
                 )
-            if sealer is not None and client_seed is not None:
-                try:
-                    sealer.set_client_seed(n, client_seed)  # checks before changing anything
-                except SealError as exc:
-                    raise GinRummyError(sentence(str(exc))) from None
             try:
-                if sealer is None:
-                    match.next_hand(deck_for(info.deal_seed, n))
-                else:
-                    match.next_hand()  # the sealer refuses a hand without a commitment
-                since = self._computer_turns(match, entry.player, info.deal_seed)
-                seal_next(match, sealer)
+                # The sealer checks the client seed before anything changes and refuses a hand
+                # without a published commitment.
+                table.deal(client_seed=client_seed)
+            except SealError as exc:
+                self._forget(match_id)
+                raise GinRummyError(sentence(str(exc))) from None
+            try:
+                since = _advance(table)
                 return self._save(info, entry, since)
             except BaseException:
                 self._forget(match_id)
@@ -237,7 +208,7 @@ class TableService:
         match has no such hand (NotFound when the match is not the player's)."""
         with self._lock(match_id):
             _info, entry = self._load(player, match_id)
-            hands = entry.match.hands
+            hands = entry.table.match.hands
             n = len(hands) if number is None else number
             if not 1 <= n <= len(hands):
                 return None
@@ -250,7 +221,7 @@ class TableService:
         in it: asking for it is refused."""
         with self._lock(match_id):
             info, entry = self._load(player, match_id)
-            match = entry.match
+            match = entry.table.match
             done = finished_hands(match)
             if hands is None:
                 if done < len(match.hands):
@@ -265,7 +236,7 @@ class TableService:
                     "being played (or not dealt) is not available."
                 )
             return record_upto(
-                match, entry.sealer, hands, players=_players(info.level),
+                match, entry.table.sealer, hands, players=_players(info.level),
                 meta={"level": info.level},
             )
 
@@ -297,7 +268,7 @@ class TableService:
             version, text, seals = self.store.load_match(match_id)
             match = loads(text)
             sealer = load_seals(match, seals) if seals is not None else None
-            entry = _Entry(version, match, make(resolve_level(info.level)), sealer)
+            entry = _Entry(version, _table(match, sealer, info.level, info.deal_seed))
             if version != info.version:  # changed between the two reads: read again
                 return self._load(player, match_id)
             self._remember(match_id, entry)
@@ -307,31 +278,12 @@ class TableService:
     def _check_open(info: MatchInfo, entry: _Entry, version: int | None) -> None:
         if info.status == "abandoned":
             raise Conflict("This match was abandoned when a new one started.")
-        if entry.match.over:
+        if entry.table.match.over:
             raise Conflict("The match is over.")
         if version is not None and version != entry.version:
             raise Conflict(
                 "The table changed since this move was chosen (another tab?); reload it."
             )
-
-    def _computer_turns(
-        self, match: Match, computer: Player, deal_seed: str
-    ) -> tuple[int, int]:
-        """Play the computer's moves until it is the person's turn or the hand ends.
-
-        Returns (hand number, first history index): the computer's moves of this request are
-        that hand's history from that index on.
-        """
-        hand = match.hand
-        start = len(hand.history)
-        count = 0
-        while not hand.over and hand.to_play == COMPUTER:
-            count += 1
-            if count > MAX_COMPUTER_MOVES:
-                raise GinRummyError("the computer player did not finish its turn")
-            computer.reseed(f"{deal_seed}/{len(match.hands)}/{len(hand.history)}")
-            match.play(computer.choose(match.view(COMPUTER)))
-        return len(match.hands), start
 
     @staticmethod
     def _finished(match: Match, done_before: int) -> list[HandSummary]:
@@ -343,19 +295,19 @@ class TableService:
         return out
 
     def _save(self, info: MatchInfo, entry: _Entry, since: tuple[int, int]) -> MatchState:
-        match = entry.match
+        match, sealer = entry.table.match, entry.table.sealer
         finished = self._finished(match, info.hands_played)
         status = "over" if match.over else "playing"
         version = self.store.save_match(
             info.id,
             expected_version=entry.version,
-            record=self._record(match, info.level, entry.sealer),
+            record=self._record(match, info.level, sealer),
             status=status,
             hands_played=len(match.results),
             scores=match.score.totals,
             winner=match.score.winner,
             new_hands=finished,
-            seals=dump_seals(entry.sealer) if entry.sealer is not None else None,
+            seals=dump_seals(sealer) if sealer is not None else None,
         )
         entry.version = version
         self._remember(info.id, entry)
@@ -374,10 +326,9 @@ class TableService:
     def _state(
         self, info: MatchInfo, entry: _Entry, since: tuple[int, int] | None
     ) -> MatchState:
-        match = entry.match
-        meta = MatchMeta(
-            sealed=sealed_out(match, entry.sealer, HUMAN), situation=None, revisit=None
-        )
+        table = entry.table
+        match = table.match
+        meta = MatchMeta(sealed=sealed_out(table, HUMAN), situation=None, revisit=None)
         view = match.view(HUMAN) if match.hands else None
         moves: list[PublicEvent] = []
         if view is not None and since is not None and since[0] == len(match.hands):
@@ -387,7 +338,7 @@ class TableService:
             status = "abandoned"
         elif match.over:
             status = "over"
-        elif waiting_for_deal(match):
+        elif table.waiting_for_deal:
             status = "between_hands"
         else:
             status = "playing"
@@ -397,7 +348,7 @@ class TableService:
             version=info.version,
             status=status,
             level=info.level,
-            opponent_player=resolve_level(info.level),
+            opponent_player=info.level,
             names=["You", "Computer"],
             rules=rules_out(match.rules),
             hand=hand,
@@ -406,6 +357,23 @@ class TableService:
             meta=meta,
             coach=None,
         )
+
+
+def _table(match: Match, sealer: DealSealer | None, level: str, deal_seed: str) -> Table:
+    """The match's table: the person in seat ``HUMAN``, the computer of ``level`` in seat
+    ``COMPUTER``, reseeded before each decision from the match's secret deal seed."""
+    seats: list[Seat] = [Person("You")] * 2
+    seats[COMPUTER] = Computer(make(level), reseed_from=deal_seed)
+    return Table(match, seats, sealer=sealer)
+
+
+def _advance(table: Table) -> tuple[int, int]:
+    """Let the computer play until the person must act or the hand ends. Returns (hand number,
+    first history index): the computer's moves of this request are that hand's history from
+    that index on (the response tells them from the person's view)."""
+    played = table.advance()
+    hand = table.match.hand
+    return len(table.match.hands), len(hand.history) - len(played)
 
 
 def _players(level: str) -> tuple[str, str]:
