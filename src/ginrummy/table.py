@@ -116,8 +116,8 @@ Seat: TypeAlias = Person | Computer
 """A seat's kind: :class:`Person` (or :class:`RemotePerson`) waits for moves from outside;
 :class:`Computer` is asked for them."""
 
-Move: TypeAlias = tuple[int, str]
-"""A move played at the table: (seat, the move as the engine recorded it)."""
+Played: TypeAlias = tuple[int, str]
+"""A move played at the table: (seat, the move's canonical text as the engine recorded it)."""
 
 
 class TurnError(IllegalMoveError):
@@ -125,7 +125,9 @@ class TurnError(IllegalMoveError):
     hand or the match over. Nothing changes."""
 
 
-def play_turns(game: Match | Hand, seats: Sequence[Seat], max_moves: int = MAX_MOVES) -> list[Move]:
+def play_turns(
+    game: Match | Hand, seats: Sequence[Seat], max_moves: int = MAX_MOVES
+) -> list[Played]:
     """The one loop that asks computer seats for moves: play them on ``game`` until a person
     must act or the hand (or the match) is over; return what was played.
 
@@ -133,7 +135,7 @@ def play_turns(game: Match | Hand, seats: Sequence[Seat], max_moves: int = MAX_M
     :class:`Hand` (hand number 1), which is how :func:`ginrummy.selfplay.play_hand` plays a
     hand that belongs to no match. :meth:`Table.advance` is the usual way in.
     """
-    played: list[Move] = []
+    played: list[Played] = []
     while (due := _due(game, seats)) is not None:
         if len(played) >= max_moves:
             raise GinRummyError(
@@ -143,7 +145,7 @@ def play_turns(game: Match | Hand, seats: Sequence[Seat], max_moves: int = MAX_M
     return played
 
 
-def play_turn(game: Match | Hand, seats: Sequence[Seat]) -> Move | None:
+def play_turn(game: Match | Hand, seats: Sequence[Seat]) -> Played | None:
     """Play one move of the computer seat to act in ``game`` (the loop's step, for a front
     end that saves or shows each move); ``None``, and nothing played, when no computer is to
     act."""
@@ -234,13 +236,13 @@ class Table:
         self.seal_next()
         return result
 
-    def step(self) -> Move | None:
+    def step(self) -> Played | None:
         """Play one move of the computer seat to act (``None`` when no computer is to act)."""
         played = play_turn(self.match, self.seats)
         self.seal_next()
         return played
 
-    def advance(self) -> list[Move]:
+    def advance(self) -> list[Played]:
         """Play the computer seats until a person must act, the hand is over or the match is;
         returns the moves played, in order, for front ends to tell."""
         played = play_turns(self.match, self.seats, self.max_moves)
@@ -308,7 +310,7 @@ class Table:
         return f"<Table {kinds} hands={len(self.match.hands)} to_act={self.to_act}>"
 
 
-def _play(game: Match | Hand, due: _Due) -> Move:
+def _play(game: Match | Hand, due: _Due) -> Played:
     """Ask the computer of ``due`` for its move, from its seat's view only, and play it."""
     hand, number, seat, computer = due
     game.play(computer.decide(game.view(seat), number, len(hand.history)))

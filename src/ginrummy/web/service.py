@@ -40,7 +40,6 @@ from ..players import make
 from ..record import dumps, loads
 from ..rules import get_rules
 from ..sealer import DealSealer
-from ..settle import HandResult
 from ..shuffle import SealError
 from ..store import HandSummary, MatchInfo, PlayerInfo, Store
 from ..table import Computer, Person, Seat, Table, TurnError
@@ -291,7 +290,7 @@ class TableService:
         out = []
         for number, hand in enumerate(match.hands, 1):
             if number > done_before and hand.result is not None:
-                out.append(_summary(number, hand.result))
+                out.append(HandSummary.of(number, hand.result))
         return out
 
     def _save(self, info: MatchInfo, entry: _Entry, since: tuple[int, int]) -> MatchState:
@@ -379,15 +378,3 @@ def _advance(table: Table) -> tuple[int, int]:
 def _players(level: str) -> tuple[str, str]:
     """The seat names written in a match's record."""
     return ("You", f"Computer ({level})")
-
-
-def _summary(number: int, result: HandResult) -> HandSummary:
-    return HandSummary(
-        number=number,
-        kind=result.kind,
-        winner_seat=result.winner_seat,
-        knocker_seat=result.knocker_seat,
-        knocker_deadwood=result.knocker_deadwood,
-        defender_deadwood=result.defender_deadwood,
-        points=result.points,
-    )
