@@ -220,7 +220,6 @@ class CoachService:
             version=version,
             status=status,
             level=level,
-            opponent_player=level,
             names=list(NAMES),
             rules=rules_out(match.rules),
             hand=hand_out(view),

@@ -77,7 +77,6 @@ def _table(s: Situation, match: Match, version: int) -> MatchState:
         version=version,
         status=status,
         level="lesson",
-        opponent_player="lesson",
         names=list(NAMES),
         rules=rules_out(match.rules),
         hand=hand_out(view),

@@ -262,7 +262,6 @@ class MatchState(BaseModel):
     version: int
     status: Literal["playing", "between_hands", "over", "abandoned"]
     level: str
-    opponent_player: str = Field(description="the computer player actually playing this level")
     names: list[str]
     rules: RulesOut
     hand: HandOut | None = Field(

@@ -347,7 +347,6 @@ class TableService:
             version=info.version,
             status=status,
             level=info.level,
-            opponent_player=info.level,
             names=["You", "Computer"],
             rules=rules_out(match.rules),
             hand=hand,

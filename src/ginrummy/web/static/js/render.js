@@ -26,9 +26,7 @@ function renderOpponent(state, anim) {
   const count = anim ? anim.oppCount : hand.opponent.card_count;
   $("opp-title").textContent = "Computer";
   $("opp-count").textContent = plural(count, "card");
-  const level = state.level === state.opponent_player
-    ? state.level : `${state.level} (played by ${state.opponent_player} for now)`;
-  $("opp-level").textContent = `· ${level}`;
+  $("opp-level").textContent = `· ${state.level}`;
   const backs = $("opp-backs");
   backs.replaceChildren(...Array.from({ length: count }, () => backElement()));
   // Every discard it picked up; the ones it has thrown back since are dimmed.
