@@ -46,8 +46,8 @@ from ..cards import Card
 from ..errors import IllegalMoveError
 from ..hand import Hand
 from ..melds import discard_deadwoods, min_deadwood
-from ..players.hard import sample_worlds
 from ..players.knowledge import OpponentModel, feeds_known_meld
+from ..players.worlds import sample_worlds
 from ..view import PlayerView
 from .playout import CoachPolicy, playout_hand
 

@@ -40,9 +40,10 @@ from ..hand import Hand
 from ..melds import discard_deadwoods, min_deadwood
 from ..view import PlayerView
 from .base import Player
-from .hard import HARD, HardPlayer, Style, lowering_discards, sample_worlds
+from .hard import HARD, HardPlayer, Style, lowering_discards
 from .knowledge import OpponentModel, opponent_turns
 from .rollout import PlayoutPolicy, playout_hand
+from .worlds import sample_worlds
 
 __all__ = ["ExpertPlayer", "DEFAULT_SAMPLES"]
 
