@@ -34,7 +34,6 @@ the same assessment whatever the hidden cards really are (the fairness tests che
 from __future__ import annotations
 
 import hashlib
-import math
 import random
 import time
 from collections import OrderedDict
@@ -47,9 +46,10 @@ from ..errors import IllegalMoveError
 from ..hand import Hand
 from ..melds import discard_deadwoods, min_deadwood
 from ..players.knowledge import OpponentModel, feeds_known_meld
+from ..players.search import MoveValues, mean, paired_difference, value_moves
 from ..players.worlds import sample_worlds
 from ..view import PlayerView
-from .playout import CoachPolicy, playout_hand
+from .playout import CoachPolicy
 
 __all__ = [
     "Alternative",
@@ -254,16 +254,6 @@ def view_key(view: PlayerView) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
-@dataclass
-class _Valued:
-    """Per-world points of each valued move, and the knocks' undercut counts."""
-
-    points: dict[str, list[float]]
-    wins: dict[str, int]
-    undercuts: dict[str, int]
-    worlds: int
-
-
 class Coach:
     """Rates decisions from a seat's view only (see the module docstring).
 
@@ -298,7 +288,7 @@ class Coach:
         self.develop_per_turn = develop_per_turn
         self._cache: OrderedDict[tuple[str, str], Assessment] = OrderedDict()
         self._cache_size = cache_size
-        self._valued: OrderedDict[str, _Valued] = OrderedDict()
+        self._valued: OrderedDict[str, MoveValues] = OrderedDict()
 
     # -----------------------------------------------------------------------------------------
     # Public API.
@@ -332,7 +322,7 @@ class Coach:
         if len(legal) == 1:
             return {legal[0]: 0.0}
         valued = self._value(view, legal)
-        return {m: _mean(valued.points[m]) for m in legal}
+        return {m: mean(valued.points[m]) for m in legal}
 
     # -----------------------------------------------------------------------------------------
     # Inside.
@@ -380,7 +370,7 @@ class Coach:
         return sample_worlds(view, OpponentModel(view), rng, self.samples,
                              develop_per_turn=self.develop_per_turn)
 
-    def _value(self, view: PlayerView, moves: Sequence[str]) -> _Valued:
+    def _value(self, view: PlayerView, moves: Sequence[str]) -> MoveValues:
         """Every move's points in every world. Without a time budget the worlds of a view are
         always the same, so moves already valued for this view are reused, not played again."""
         key = view_key(view)
@@ -391,9 +381,7 @@ class Coach:
             return known
         fresh = self._play_out(view, missing)
         if known is not None:
-            known.points.update(fresh.points)
-            known.wins.update(fresh.wins)
-            known.undercuts.update(fresh.undercuts)
+            known.update(fresh)
             return known
         if self.time_budget is None:
             self._valued[key] = fresh
@@ -401,37 +389,11 @@ class Coach:
                 self._valued.popitem(last=False)
         return fresh
 
-    def _play_out(self, view: PlayerView, moves: Sequence[str]) -> _Valued:
-        seat = view.seat
-        points: dict[str, list[float]] = {m: [] for m in moves}
-        wins = dict.fromkeys(moves, 0)
-        undercuts = dict.fromkeys(moves, 0)
-        start = time.perf_counter()
-        played = 0
-        for world in self._worlds(view, self._rng(view)):
-            for m in moves:
-                hand = world.copy()
-                hand.play(m)
-                result = hand.result
-                if result is not None:
-                    winner, pts = result.winner_seat, result.points
-                    if result.kind == "undercut":
-                        undercuts[m] += 1
-                else:
-                    winner, pts = playout_hand(hand, self.policy)
-                if winner == seat:
-                    wins[m] += 1
-                    points[m].append(float(pts))
-                else:
-                    points[m].append(0.0 if winner is None else -float(pts))
-            played += 1
-            if (
-                self.time_budget is not None
-                and played >= self.min_samples
-                and time.perf_counter() - start > self.time_budget
-            ):
-                break
-        return _Valued(points, wins, undercuts, played)
+    def _play_out(self, view: PlayerView, moves: Sequence[str]) -> MoveValues:
+        deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
+        worlds = self._worlds(view, self._rng(view))
+        return value_moves(worlds, view.seat, moves, self.policy, deadline=deadline,
+                           min_worlds=self.min_samples)
 
     def _assess(self, view: PlayerView, move: str) -> Assessment:
         from .reasons import reason_for
@@ -456,7 +418,7 @@ class Coach:
             candidates = self._candidates(view, move)
         valued = self._value(view, candidates)
         n = max(1, valued.worlds)
-        means = {m: _mean(valued.points[m]) for m in candidates}
+        means = {m: mean(valued.points[m]) for m in candidates}
         if exact is not None:
             best = move if exact == "good" else candidates[0]
         else:
@@ -468,9 +430,9 @@ class Coach:
                     _card_of(best), view.opponent_known_mask
                 ):
                     best = safe
-        diffs = [b - a for a, b in zip(valued.points[move], valued.points[best], strict=True)]
-        loss = max(0.0, _mean(diffs))
-        noise = _stderr(diffs)
+        given_up = paired_difference(valued.points[best], valued.points[move])
+        loss = max(0.0, given_up.mean)
+        noise = given_up.stderr
         rating: Rating = exact if exact is not None else _rating(loss - noise)
         alternatives = tuple(
             Alternative(
@@ -535,17 +497,3 @@ def _safe_instead(
     if not safe:
         return None
     return max(safe, key=lambda m: means[m])
-
-
-def _mean(xs: Sequence[float]) -> float:
-    return sum(xs) / len(xs) if xs else 0.0
-
-
-def _stderr(xs: Sequence[float]) -> float:
-    n = len(xs)
-    if n < 2:
-        return 0.0
-    mean = _mean(xs)
-    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
-    return math.sqrt(var / n)
-
