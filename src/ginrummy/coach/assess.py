@@ -38,8 +38,6 @@ import random
 import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
-from typing import Any, Literal
 
 from ..cards import Card
 from ..errors import IllegalMoveError
@@ -48,8 +46,11 @@ from ..melds import discard_deadwoods, min_deadwood
 from ..players.knowledge import OpponentModel, feeds_known_meld
 from ..players.search import MoveValues, mean, paired_difference, value_moves
 from ..players.worlds import sample_worlds
+from ..settle import parse_melds
 from ..view import PlayerView
 from .playout import CoachPolicy
+from .reasons import reason_for
+from .verdict import RATINGS, Alternative, Assessment, DecisionKind, Rating
 
 __all__ = [
     "Alternative",
@@ -69,10 +70,6 @@ __all__ = [
     "view_key",
 ]
 
-DecisionKind = Literal["forced", "opening", "draw", "discard", "knock", "last_chance"]
-Rating = Literal["good", "inaccuracy", "mistake"]
-RATINGS: tuple[Rating, ...] = ("good", "inaccuracy", "mistake")
-
 #: Expected points given up (after the noise allowance) from which a move is an inaccuracy.
 INACCURACY = 2.0
 #: Expected points given up (after the noise allowance) from which a move is a mistake.
@@ -89,72 +86,6 @@ MAX_DISCARDS = 6
 DISCARD_SPREAD = 12
 
 _VALUE = tuple(min(c % 13 + 1, 10) for c in range(52))
-
-
-@dataclass(frozen=True)
-class Alternative:
-    """One move the seat could have made, valued over the coach's worlds.
-
-    ``value``: average points for the seat by the end of the hand (negative when the opponent
-    scores); ``win_chance``: share of the worlds the seat wins the hand; ``deadwood``: the
-    seat's least deadwood after the move when it throws a card (``None`` for take, draw,
-    pass); ``undercut_chance``: for a knock, the share of worlds where it is undercut.
-    """
-
-    move: str
-    words: str
-    value: float
-    win_chance: float
-    deadwood: int | None = None
-    undercut_chance: float | None = None
-
-
-@dataclass(frozen=True)
-class Assessment:
-    """The coach's judgement of one decision (see the module docstring)."""
-
-    kind: DecisionKind
-    move: str
-    rating: Rating
-    reason: str
-    best: str
-    loss: float
-    noise: float
-    alternatives: tuple[Alternative, ...]
-    worlds: int
-    exact: bool = False
-
-    def alternative(self, move: str) -> Alternative | None:
-        """The valued alternative for ``move`` (``None`` if it was not valued)."""
-        for a in self.alternatives:
-            if a.move == move:
-                return a
-        return None
-
-    @property
-    def better(self) -> Alternative | None:
-        """The best move when it is not the one played (what would have been better)."""
-        if self.best == self.move:
-            return None
-        return self.alternative(self.best)
-
-    @property
-    def words(self) -> str:
-        """The move played, in words (``discard the 7♦``)."""
-        own = self.alternative(self.move)
-        return own.words if own is not None else self.move
-
-    def as_dict(self) -> dict[str, Any]:
-        """Plain data (JSON-ready), read back by :meth:`from_dict`."""
-        data = asdict(self)
-        data["alternatives"] = [asdict(a) for a in self.alternatives]
-        return data
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Assessment:
-        alts = tuple(Alternative(**a) for a in data["alternatives"])
-        fields = {k: v for k, v in data.items() if k != "alternatives"}
-        return cls(alternatives=alts, **fields)
 
 
 def decision_kind(view: PlayerView) -> DecisionKind:
@@ -189,8 +120,6 @@ def move_deadwood(view: PlayerView, move: str) -> int | None:
         return None
     rest = view.hand_mask & ~(1 << _card_of(move))
     if words[0] == "knock" and " with " in move:
-        from ..settle import parse_melds
-
         melds = parse_melds(move.split(" with ", 1)[1])
         melded = 0
         for m in melds:
@@ -396,8 +325,6 @@ class Coach:
                            min_worlds=self.min_samples)
 
     def _assess(self, view: PlayerView, move: str) -> Assessment:
-        from .reasons import reason_for
-
         kind = decision_kind(view)
         if kind == "forced":
             alt = Alternative(move, move_words(view, move), 0.0, 0.0, move_deadwood(view, move))

@@ -24,7 +24,7 @@ from ..melds import (
 from ..players.knowledge import feeds_known_meld, meld_neighbours
 from ..settle import default_knock_arrangement, parse_melds
 from ..view import PlayerView
-from .assess import Alternative, DecisionKind, Rating
+from .verdict import Alternative, DecisionKind, Rating
 
 __all__ = ["reason_for", "turns_ago", "percent"]
 
