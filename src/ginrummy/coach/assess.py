@@ -39,10 +39,10 @@ import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 
-from ..cards import Card
+from ..cards import CARD_VALUE, Card
 from ..errors import IllegalMoveError
 from ..hand import Hand
-from ..melds import discard_deadwoods, min_deadwood
+from ..melds import discard_deadwoods, mask_value, min_deadwood
 from ..players.knowledge import OpponentModel, feeds_known_meld
 from ..players.search import MoveValues, mean, paired_difference, value_moves
 from ..players.worlds import sample_worlds
@@ -85,7 +85,6 @@ MAX_DISCARDS = 6
 #: Discards leaving more than this much deadwood above the least are not worth showing.
 DISCARD_SPREAD = 12
 
-_VALUE = tuple(min(c % 13 + 1, 10) for c in range(52))
 
 
 def decision_kind(view: PlayerView) -> DecisionKind:
@@ -124,7 +123,7 @@ def move_deadwood(view: PlayerView, move: str) -> int | None:
         melded = 0
         for m in melds:
             melded |= m
-        return sum(_VALUE[c] for c in range(52) if rest >> c & 1 and not melded >> c & 1)
+        return mask_value(rest & ~melded)
     return min_deadwood(rest)
 
 
@@ -280,7 +279,7 @@ class Coach:
             out = [m for m in legal if m.startswith("knock") or m == "big gin"]
             taken = -1 if view.taken is None else int(view.taken)
             options = sorted(
-                ((dw, -_VALUE[c], c) for c, dw in discard_deadwoods(view.hand_mask)
+                ((dw, -CARD_VALUE[c], c) for c, dw in discard_deadwoods(view.hand_mask)
                  if c != taken),
             )
             if options and "discard" in " ".join(legal):

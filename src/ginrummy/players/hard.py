@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from ..cards import CARD_TEXT, mask_text
+from ..cards import CARD_TEXT, CARD_VALUE, mask_text
 from ..melds import (
     all_arrangements,
     best_layoffs,
@@ -62,7 +62,6 @@ __all__ = [
     "lowering_discards",
 ]
 
-_VALUE = tuple(min(c % 13 + 1, 10) for c in range(52))
 
 
 @dataclass(frozen=True)
@@ -238,7 +237,7 @@ class HardPlayer(Player):
             if w_danger:
                 score += w_danger * model.danger(card)
             # Tie-break: shed the higher card, then the lower card index (deterministic).
-            score -= _VALUE[card] * 1e-3
+            score -= CARD_VALUE[card] * 1e-3
             scored.append((score, card))
         scored.sort()
         return scored

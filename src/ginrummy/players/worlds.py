@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import random
 
+from ..cards import CARD_VALUE
 from ..hand import Hand
-from ..melds import discard_deadwoods, min_deadwood
+from ..melds import discard_deadwoods, melds_with, min_deadwood
 from ..view import PlayerView
 from .knowledge import OpponentModel, opponent_turns
-from .simple import melds_with
 
 __all__ = [
     "develop_hand",
@@ -28,7 +28,6 @@ __all__ = [
     "sample_worlds",
 ]
 
-_VALUE = tuple(min(c % 13 + 1, 10) for c in range(52))
 
 
 def sample_developed_hands(model: OpponentModel, rng: random.Random, count: int, *,
@@ -93,7 +92,7 @@ def develop_hand(hand: int, known: int, pool: list[int], extra: int, rng: random
             if ten is None:
                 ten = dict(discard_deadwoods(hand))
                 ten_least = min_deadwood(hand)
-            value = _VALUE[card]
+            value = CARD_VALUE[card]
             options = [(x, dw + value) for x, dw in ten.items()]
             options.append((card, ten_least))
             options.sort()
@@ -101,10 +100,10 @@ def develop_hand(hand: int, known: int, pool: list[int], extra: int, rng: random
         worst_dw = 1 << 20
         worst_value = -1
         for x, dw in options:  # least deadwood, then highest value, then lowest index
-            if (dw < worst_dw or (dw == worst_dw and _VALUE[x] > worst_value)) and not (
+            if (dw < worst_dw or (dw == worst_dw and CARD_VALUE[x] > worst_value)) and not (
                 known >> x & 1
             ):
-                worst, worst_dw, worst_value = x, dw, _VALUE[x]
+                worst, worst_dw, worst_value = x, dw, CARD_VALUE[x]
         if worst != card:
             hand = (hand | 1 << card) & ~(1 << worst)
             pool.append(worst)
@@ -122,7 +121,7 @@ def develop_reference(hand: int, known: int, pool: list[int], extra: int,
         hand |= 1 << card
         worst = max(
             (x for x in discard_deadwoods(hand) if not known >> x[0] & 1),
-            key=lambda x: (-x[1], _VALUE[x[0]]),
+            key=lambda x: (-x[1], CARD_VALUE[x[0]]),
         )[0]
         hand &= ~(1 << worst)
         if worst != card:
