@@ -53,6 +53,7 @@ __all__ = [
     "layoff_candidates",
     "best_layoffs",
     "layoff_spots",
+    "layoff_lines",
     "mask_value",
     "meld_neighbours",
     "melds_with",
@@ -547,37 +548,58 @@ def declared_arrangement(mask: int, melds: Iterable[int]) -> Arrangement:
 # Layoffs.
 
 
+def _build_layoff_lines(meld: int) -> tuple[tuple[int, ...], ...]:
+    if is_set(meld):
+        if meld.bit_count() == 3:
+            rank = ((meld & -meld).bit_length() - 1) % 13
+            return (((RANK_MASK[rank] & ~meld).bit_length() - 1,),)
+        return ()
+    low = (meld & -meld).bit_length() - 1
+    high = meld.bit_length() - 1
+    suit_low = low // 13 * 13
+    return (tuple(range(low - 1, suit_low - 1, -1)), tuple(range(high + 1, suit_low + 13)))
+
+
+_LAYOFF_LINES = {m: _build_layoff_lines(m) for m in ALL_MELDS}
+
+
+def layoff_lines(meld: int) -> tuple[tuple[int, ...], ...]:
+    """The cards that could ever be laid off on ``meld``, line by line, each line in the order
+    its cards must be laid: the fourth card of a three-card set (nothing on a four-card set);
+    a run's cards below it, nearest first, and its cards above it, nearest first.
+
+    The one statement of layoff geometry: layoffs, layoff spots and the players' layoff
+    exposure all read it.
+
+    >>> from ginrummy.cards import CARD_TEXT, to_mask
+    >>> [[CARD_TEXT[c] for c in line] for line in layoff_lines(to_mask("8c 8d 8h"))]
+    [['8s']]
+    >>> [[CARD_TEXT[c] for c in line] for line in layoff_lines(to_mask("3s 4s 5s 6s 7s 8s 9s Ts"))]
+    [['2s', 'As'], ['Js', 'Qs', 'Ks']]
+    """
+    lines = _LAYOFF_LINES.get(meld)
+    return _build_layoff_lines(meld) if lines is None else lines
+
+
 def _layoff_options(melds: Iterable[int], defender: int) -> list[int]:
     """Every set of defender cards that can be laid off together on ``melds`` (as masks)."""
     per_meld: list[list[int]] = []
     for m in melds:
-        if is_set(m):
-            if m.bit_count() == 3:
-                rank = ((m & -m).bit_length() - 1) % 13
-                fourth = RANK_MASK[rank] & ~m
-                if defender & fourth:
-                    per_meld.append([0, fourth])
-            continue
-        low = (m & -m).bit_length() - 1
-        high = m.bit_length() - 1
-        suit_lo = low // 13 * 13
-        suit_hi = suit_lo + 12
-        downs = [0]
-        acc = 0
-        pos = low - 1
-        while pos >= suit_lo and defender >> pos & 1:
-            acc |= 1 << pos
-            downs.append(acc)
-            pos -= 1
-        ups = [0]
-        acc = 0
-        pos = high + 1
-        while pos <= suit_hi and defender >> pos & 1:
-            acc |= 1 << pos
-            ups.append(acc)
-            pos += 1
-        if len(downs) > 1 or len(ups) > 1:
-            per_meld.append([x | y for x in downs for y in ups])
+        per_line: list[list[int]] = []
+        for line in layoff_lines(m):
+            prefixes = [0]
+            acc = 0
+            for card in line:
+                if not defender >> card & 1:
+                    break
+                acc |= 1 << card
+                prefixes.append(acc)
+            per_line.append(prefixes)
+        if any(len(p) > 1 for p in per_line):
+            together = [0]
+            for prefixes in per_line:
+                together = [x | y for x in together for y in prefixes]
+            per_meld.append(together)
     options = {0}
     for opts in per_meld:
         options = {o | x for o in options for x in opts}
@@ -612,19 +634,12 @@ def layoff_spots(melds: Iterable[int], held: int) -> int:
     """Cards outside ``held`` that an opponent could lay off directly on ``melds``.
 
     Counts the fourth card of each three-card set and the card just past each end of each
-    run (a chained layoff needs that card first).
+    run (a chained layoff needs that card first): the first card of each of
+    :func:`layoff_lines`.
     """
     out = 0
     for m in melds:
-        if is_set(m):
-            if m.bit_count() == 3:
-                rank = ((m & -m).bit_length() - 1) % 13
-                out |= RANK_MASK[rank] & ~m
-            continue
-        low = (m & -m).bit_length() - 1
-        high = m.bit_length() - 1
-        if low % 13:
-            out |= 1 << (low - 1)
-        if high % 13 != 12:
-            out |= 1 << (high + 1)
+        for line in layoff_lines(m):
+            if line:
+                out |= 1 << line[0]
     return out & ~held

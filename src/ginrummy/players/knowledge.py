@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..cards import CARD_VALUE, RANK_MASK
-from ..melds import best_discard_deadwood, is_set, meld_neighbours, melds_with
+from ..cards import CARD_VALUE
+from ..melds import best_discard_deadwood, layoff_lines, meld_neighbours, melds_with
 from ..view import PlayerView
 
 __all__ = [
@@ -149,25 +149,14 @@ class OpponentModel:
         p = self.prob
         total = 0.0
         for m in melds:
-            if is_set(m):
-                if m.bit_count() == 3:
-                    rank = ((m & -m).bit_length() - 1) % 13
-                    fourth = (RANK_MASK[rank] & ~m & ~held).bit_length() - 1
-                    if fourth >= 0:
-                        total += p[fourth] * CARD_VALUE[fourth]
-                continue
-            low = (m & -m).bit_length() - 1
-            high = m.bit_length() - 1
-            if low % 13 and not held >> (low - 1) & 1:
-                below = p[low - 1]
-                total += below * CARD_VALUE[low - 1]
-                if (low - 1) % 13 and not held >> (low - 2) & 1:
-                    total += below * p[low - 2] * CARD_VALUE[low - 2]
-            if high % 13 != 12 and not held >> (high + 1) & 1:
-                above = p[high + 1]
-                total += above * CARD_VALUE[high + 1]
-                if (high + 1) % 13 != 12 and not held >> (high + 2) & 1:
-                    total += above * p[high + 2] * CARD_VALUE[high + 2]
+            for line in layoff_lines(m):
+                # The first card of a line can be laid off at once; the second only after it.
+                if not line or held >> line[0] & 1:
+                    continue
+                first = p[line[0]]
+                total += first * CARD_VALUE[line[0]]
+                if len(line) > 1 and not held >> line[1] & 1:
+                    total += first * p[line[1]] * CARD_VALUE[line[1]]
         return total
 
     def expected_hidden_value(self) -> float:
