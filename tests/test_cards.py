@@ -316,3 +316,13 @@ def test_membership_of_text_that_is_no_card_is_false_like_a_set() -> None:
     assert "7h" in cards
     assert "zz" not in cards
     assert "" not in cards
+
+
+def test_card_value_and_rank_masks_from_the_rules() -> None:
+    # RULES.md, "Deadwood": ace 1, two to ten their number, jack, queen and king 10.
+    from ginrummy.cards import CARD_VALUE, RANK_MASK
+
+    for text, value in (("Ac", 1), ("2d", 2), ("9h", 9), ("Ts", 10), ("Jc", 10), ("Kh", 10)):
+        assert CARD_VALUE[Card.parse(text)] == value
+    for rank in range(13):
+        assert RANK_MASK[rank] == sum(1 << c for c in range(52) if Card(c).rank == rank)

@@ -454,3 +454,34 @@ def test_layoff_spots() -> None:
     assert cards_of(melds.layoff_spots(ms, held)) == frozenset(t("8s"))
     assert cards_of(melds.layoff_spots([mask(t("As 2s 3s"))], 0)) == frozenset(t("4s"))
     assert cards_of(melds.layoff_spots([mask(t("Js Qs Ks"))], 0)) == frozenset(t("Ts"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Geometry around one card, against the table of every meld.
+
+
+def _shares_a_meld(card: int, other: int) -> bool:
+    return any(m >> card & 1 and m >> other & 1 for m in melds.ALL_MELDS if m.bit_count() == 3)
+
+
+def test_meld_neighbours_are_the_cards_sharing_a_three_card_meld() -> None:
+    for card in range(52):
+        same_rank, near, far = melds.meld_neighbours(card)
+        assert same_rank | near | far == mask(c for c in range(52)
+                                              if c != card and _shares_a_meld(card, c))
+        assert same_rank == mask(c for c in range(52) if c != card and c % 13 == card % 13)
+        assert near == mask(c for c in range(52) if c // 13 == card // 13
+                            and abs(c - card) == 1)
+        assert far == mask(c for c in range(52) if c // 13 == card // 13 and abs(c - card) == 2)
+        close, gapped = melds.START_PARTNERS[card]
+        assert (close, gapped) == (same_rank | near, far)
+
+
+@given(st.integers(0, 51), st.lists(st.integers(0, 51), max_size=12))
+def test_melds_with_matches_the_table_of_melds(card: int, cards: list[int]) -> None:
+    held = mask(cards)
+    others = held & ~(1 << card)
+    expected = any(m >> card & 1 and (m & ~(1 << card)) & ~others == 0
+                   for m in melds.ALL_MELDS)
+    assert melds.melds_with(held, card) == expected
+

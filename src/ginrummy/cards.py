@@ -11,6 +11,17 @@ plain int masks; ``CardSet`` and ``Card`` are the readable faces shown to caller
 [Card.parse('7h'), Card.parse('Th'), Card.parse('Qs')]
 >>> CardSet("9h 8h 7h")
 CardSet('7h8h9h')
+
+The geometry of the deck, as tables computed once: :data:`CARD_VALUE` (deadwood points per
+card), :data:`RANK_MASK` (the four cards of a rank) and :data:`SUIT_MASK` (one suit's 13 bits,
+shifted by ``13 * suit``).
+
+>>> CARD_VALUE[Card.parse("7h")], CARD_VALUE[Card.parse("Ac")], CARD_VALUE[Card.parse("Qs")]
+(7, 1, 10)
+>>> mask_text(RANK_MASK[Card.parse("7h").rank])
+'7c7d7h7s'
+>>> mask_text(SUIT_MASK << 13 * Card.parse("7h").suit)
+'Ah2h3h4h5h6h7h8h9hThJhQhKh'
 """
 
 from __future__ import annotations
@@ -31,6 +42,8 @@ __all__ = [
     "mask_of",
     "cards_of_mask",
     "card_value",
+    "CARD_VALUE",
+    "RANK_MASK",
     "RANK_CHARS",
     "SUIT_CHARS",
     "SUIT_SYMBOLS",
@@ -53,13 +66,18 @@ FULL_DECK = (1 << 52) - 1
 #: The 13 bits of one suit, at the bottom of a mask.
 SUIT_MASK = (1 << 13) - 1
 
-#: Deadwood value of each card index (ace 1, two to ten face value, J/Q/K 10).
-VALUES: tuple[int, ...] = tuple(min(i % 13 + 1, 10) for i in range(52))
+#: Deadwood value of each card index (ace 1, two to ten face value, J/Q/K 10): the one table
+#: every module reads instead of working it out again.
+CARD_VALUE: tuple[int, ...] = tuple(min(i % 13 + 1, 10) for i in range(52))
+
+#: ``RANK_MASK[r]``: the four cards of rank ``r`` (0 ace .. 12 king) as a mask, one bit per
+#: suit block.
+RANK_MASK: tuple[int, ...] = tuple(0x0008004002001 << r for r in range(13))
 
 
 def card_value(card: int) -> int:
     """Deadwood points of one card: ace 1, 2-10 their number, J/Q/K 10."""
-    return VALUES[card]
+    return CARD_VALUE[card]
 
 
 class Card(int):
@@ -102,7 +120,7 @@ class Card(int):
     @property
     def value(self) -> int:
         """Deadwood points: ace 1, 2-10 face value, J/Q/K 10."""
-        return VALUES[self]
+        return CARD_VALUE[self]
 
     @property
     def mask(self) -> int:
@@ -312,7 +330,7 @@ class CardSet:
     @property
     def deadwood_value(self) -> int:
         """Sum of the card values (as if none were melded)."""
-        return sum(VALUES[c] for c in cards_of_mask(self.mask))
+        return sum(CARD_VALUE[c] for c in cards_of_mask(self.mask))
 
     def copy(self) -> CardSet:
         return CardSet.from_mask(self.mask)

@@ -11,6 +11,22 @@ three cards can never be sets, so most hands have no choice at all and cost four
 14
 >>> min_deadwood(to_mask("7s 7h 7c 7d 8s 9s"))
 0
+
+The geometry of melds around one card, as tables computed once: :func:`meld_neighbours` (the
+cards that meld with it: same rank, same suit one away, two away), :data:`START_PARTNERS` (the
+cards that make a two-card start with it) and :func:`melds_with` (does it complete a meld with
+cards of a mask).
+
+>>> from ginrummy.cards import Card, mask_text
+>>> same_rank, near, far = meld_neighbours(Card.parse("7h"))
+>>> mask_text(same_rank), mask_text(near), mask_text(far)
+('7c7d7s', '6h8h', '5h9h')
+>>> close, gapped = START_PARTNERS[Card.parse("Ah")]
+>>> mask_text(close), mask_text(gapped)
+('AcAd2hAs', '3h')
+>>> seven = Card.parse("7h")
+>>> melds_with(to_mask("5h 6h Kc"), seven), melds_with(to_mask("5h Kc"), seven)
+(True, False)
 """
 
 from __future__ import annotations
@@ -18,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from itertools import product
 
-from .cards import CardSet, mask_text
+from .cards import CARD_VALUE, RANK_MASK, SUIT_MASK, CardSet, mask_text
 
 __all__ = [
     "RUN_DEADWOOD",
@@ -37,12 +53,17 @@ __all__ = [
     "layoff_candidates",
     "best_layoffs",
     "layoff_spots",
+    "layoff_lines",
     "mask_value",
+    "meld_neighbours",
+    "melds_with",
+    "MELD_NEIGHBOURS",
+    "START_PARTNERS",
 ]
 
 _SUIT_BITS = 13
-_FULL_SUIT = (1 << _SUIT_BITS) - 1
-_RANK_VALUE = tuple(min(r + 1, 10) for r in range(13))
+#: Deadwood value by rank (a suit block's values): the first suit of the card value table.
+_RANK_VALUE = CARD_VALUE[:13]
 #: Larger than any deadwood; marks "no card to discard" in the drop table.
 _NO_DROP = 1 << 20
 
@@ -113,9 +134,9 @@ _MELD_SET = frozenset(ALL_MELDS)
 def mask_value(mask: int) -> int:
     """Sum of the card values in a mask (deadwood if none of them is melded)."""
     return (
-        SUIT_VALUE[mask & _FULL_SUIT]
-        + SUIT_VALUE[mask >> 13 & _FULL_SUIT]
-        + SUIT_VALUE[mask >> 26 & _FULL_SUIT]
+        SUIT_VALUE[mask & SUIT_MASK]
+        + SUIT_VALUE[mask >> 13 & SUIT_MASK]
+        + SUIT_VALUE[mask >> 26 & SUIT_MASK]
         + SUIT_VALUE[mask >> 39]
     )
 
@@ -136,6 +157,59 @@ def is_set(mask: int) -> bool:
 def is_run(mask: int) -> bool:
     """True for three or more consecutive cards of one suit."""
     return mask in _MELD_SET and not is_set(mask)
+
+
+# ---------------------------------------------------------------------------------------------
+# Geometry around one card.
+
+
+def _build_neighbours() -> tuple[tuple[int, int, int], ...]:
+    out = []
+    for card in range(52):
+        rank = card % 13
+        same_rank = RANK_MASK[rank] & ~(1 << card)
+        near = far = 0
+        if rank > 0:
+            near |= 1 << (card - 1)
+        if rank < 12:
+            near |= 1 << (card + 1)
+        if rank > 1:
+            far |= 1 << (card - 2)
+        if rank < 11:
+            far |= 1 << (card + 2)
+        out.append((same_rank, near, far))
+    return tuple(out)
+
+
+#: ``MELD_NEIGHBOURS[card]``: ``(same rank, same suit one rank away, same suit two ranks
+#: away)`` as masks: every card that can share a meld with ``card`` in a three-card meld.
+MELD_NEIGHBOURS: tuple[tuple[int, int, int], ...] = _build_neighbours()
+
+#: ``START_PARTNERS[card]``: ``(close, gapped)`` masks of the cards that make a two-card start
+#: with ``card``: close (same rank, or same suit one rank away: either of two cards completes
+#: it) and gapped (same suit two ranks away: only the card between does).
+START_PARTNERS: tuple[tuple[int, int], ...] = tuple(
+    (same_rank | near, far) for same_rank, near, far in MELD_NEIGHBOURS
+)
+
+
+def meld_neighbours(card: int) -> tuple[int, int, int]:
+    """Masks of the cards that meld with ``card``: same rank; same suit one away; two away."""
+    return MELD_NEIGHBOURS[card]
+
+
+def melds_with(mask: int, card: int) -> bool:
+    """True when ``card`` completes a meld with two other cards of ``mask`` (a set of its rank
+    or a run through it; every longer meld through a card holds a three-card one through it).
+    """
+    rank = card % 13
+    others = mask & ~(1 << card)
+    if (RANK_MASK[rank] & others).bit_count() >= 2:
+        return True
+    suit = card - rank
+    pattern = (others >> suit & SUIT_MASK) | 1 << rank
+    # A run through `rank`: three consecutive bits of the suit containing it.
+    return any(0 <= low <= 10 and pattern >> low & 7 == 7 for low in (rank - 2, rank - 1, rank))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -407,7 +481,7 @@ def _choice_melds(ra: int, rb: int, rc: int, rd: int) -> list[int]:
     removed = ra | rb << 13 | rc << 26 | rd << 39
     sets: list[int] = []
     for rank in range(13):
-        m = removed & (0x0008004002001 << rank)
+        m = removed & RANK_MASK[rank]
         if m:
             sets.append(m)
     return sets
@@ -474,37 +548,58 @@ def declared_arrangement(mask: int, melds: Iterable[int]) -> Arrangement:
 # Layoffs.
 
 
+def _build_layoff_lines(meld: int) -> tuple[tuple[int, ...], ...]:
+    if is_set(meld):
+        if meld.bit_count() == 3:
+            rank = ((meld & -meld).bit_length() - 1) % 13
+            return (((RANK_MASK[rank] & ~meld).bit_length() - 1,),)
+        return ()
+    low = (meld & -meld).bit_length() - 1
+    high = meld.bit_length() - 1
+    suit_low = low // 13 * 13
+    return (tuple(range(low - 1, suit_low - 1, -1)), tuple(range(high + 1, suit_low + 13)))
+
+
+_LAYOFF_LINES = {m: _build_layoff_lines(m) for m in ALL_MELDS}
+
+
+def layoff_lines(meld: int) -> tuple[tuple[int, ...], ...]:
+    """The cards that could ever be laid off on ``meld``, line by line, each line in the order
+    its cards must be laid: the fourth card of a three-card set (nothing on a four-card set);
+    a run's cards below it, nearest first, and its cards above it, nearest first.
+
+    The one statement of layoff geometry: layoffs, layoff spots and the players' layoff
+    exposure all read it.
+
+    >>> from ginrummy.cards import CARD_TEXT, to_mask
+    >>> [[CARD_TEXT[c] for c in line] for line in layoff_lines(to_mask("8c 8d 8h"))]
+    [['8s']]
+    >>> [[CARD_TEXT[c] for c in line] for line in layoff_lines(to_mask("3s 4s 5s 6s 7s 8s 9s Ts"))]
+    [['2s', 'As'], ['Js', 'Qs', 'Ks']]
+    """
+    lines = _LAYOFF_LINES.get(meld)
+    return _build_layoff_lines(meld) if lines is None else lines
+
+
 def _layoff_options(melds: Iterable[int], defender: int) -> list[int]:
     """Every set of defender cards that can be laid off together on ``melds`` (as masks)."""
     per_meld: list[list[int]] = []
     for m in melds:
-        if is_set(m):
-            if m.bit_count() == 3:
-                rank = ((m & -m).bit_length() - 1) % 13
-                fourth = (0x0008004002001 << rank) & ~m
-                if defender & fourth:
-                    per_meld.append([0, fourth])
-            continue
-        low = (m & -m).bit_length() - 1
-        high = m.bit_length() - 1
-        suit_lo = low // 13 * 13
-        suit_hi = suit_lo + 12
-        downs = [0]
-        acc = 0
-        pos = low - 1
-        while pos >= suit_lo and defender >> pos & 1:
-            acc |= 1 << pos
-            downs.append(acc)
-            pos -= 1
-        ups = [0]
-        acc = 0
-        pos = high + 1
-        while pos <= suit_hi and defender >> pos & 1:
-            acc |= 1 << pos
-            ups.append(acc)
-            pos += 1
-        if len(downs) > 1 or len(ups) > 1:
-            per_meld.append([x | y for x in downs for y in ups])
+        per_line: list[list[int]] = []
+        for line in layoff_lines(m):
+            prefixes = [0]
+            acc = 0
+            for card in line:
+                if not defender >> card & 1:
+                    break
+                acc |= 1 << card
+                prefixes.append(acc)
+            per_line.append(prefixes)
+        if any(len(p) > 1 for p in per_line):
+            together = [0]
+            for prefixes in per_line:
+                together = [x | y for x in together for y in prefixes]
+            per_meld.append(together)
     options = {0}
     for opts in per_meld:
         options = {o | x for o in options for x in opts}
@@ -539,19 +634,12 @@ def layoff_spots(melds: Iterable[int], held: int) -> int:
     """Cards outside ``held`` that an opponent could lay off directly on ``melds``.
 
     Counts the fourth card of each three-card set and the card just past each end of each
-    run (a chained layoff needs that card first).
+    run (a chained layoff needs that card first): the first card of each of
+    :func:`layoff_lines`.
     """
     out = 0
     for m in melds:
-        if is_set(m):
-            if m.bit_count() == 3:
-                rank = ((m & -m).bit_length() - 1) % 13
-                out |= (0x0008004002001 << rank) & ~m
-            continue
-        low = (m & -m).bit_length() - 1
-        high = m.bit_length() - 1
-        if low % 13:
-            out |= 1 << (low - 1)
-        if high % 13 != 12:
-            out |= 1 << (high + 1)
+        for line in layoff_lines(m):
+            if line:
+                out |= 1 << line[0]
     return out & ~held

@@ -34,22 +34,23 @@ the same assessment whatever the hidden cards really are (the fairness tests che
 from __future__ import annotations
 
 import hashlib
-import math
 import random
 import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
-from typing import Any, Literal
 
+from ..cards import CARD_VALUE
 from ..errors import IllegalMoveError
 from ..hand import Hand
-from ..melds import discard_deadwoods, min_deadwood
+from ..melds import discard_deadwoods, mask_value, min_deadwood
 from ..move import BIG_GIN, DISCARD, KNOCK, InvalidMoveError, Move
-from ..players.hard import sample_worlds
 from ..players.knowledge import OpponentModel, feeds_known_meld
+from ..players.search import MoveValues, mean, paired_difference, value_moves
+from ..players.worlds import sample_worlds
 from ..view import PlayerView
-from .playout import CoachPolicy, playout_hand
+from .playout import CoachPolicy
+from .reasons import reason_for
+from .verdict import RATINGS, Alternative, Assessment, DecisionKind, Rating
 
 __all__ = [
     "Alternative",
@@ -69,10 +70,6 @@ __all__ = [
     "view_key",
 ]
 
-DecisionKind = Literal["forced", "opening", "draw", "discard", "knock", "last_chance"]
-Rating = Literal["good", "inaccuracy", "mistake"]
-RATINGS: tuple[Rating, ...] = ("good", "inaccuracy", "mistake")
-
 #: Expected points given up (after the noise allowance) from which a move is an inaccuracy.
 INACCURACY = 2.0
 #: Expected points given up (after the noise allowance) from which a move is a mistake.
@@ -88,73 +85,6 @@ MAX_DISCARDS = 6
 #: Discards leaving more than this much deadwood above the least are not worth showing.
 DISCARD_SPREAD = 12
 
-_VALUE = tuple(min(c % 13 + 1, 10) for c in range(52))
-
-
-@dataclass(frozen=True)
-class Alternative:
-    """One move the seat could have made, valued over the coach's worlds.
-
-    ``value``: average points for the seat by the end of the hand (negative when the opponent
-    scores); ``win_chance``: share of the worlds the seat wins the hand; ``deadwood``: the
-    seat's least deadwood after the move when it throws a card (``None`` for take, draw,
-    pass); ``undercut_chance``: for a knock, the share of worlds where it is undercut.
-    """
-
-    move: str
-    words: str
-    value: float
-    win_chance: float
-    deadwood: int | None = None
-    undercut_chance: float | None = None
-
-
-@dataclass(frozen=True)
-class Assessment:
-    """The coach's judgement of one decision (see the module docstring)."""
-
-    kind: DecisionKind
-    move: str
-    rating: Rating
-    reason: str
-    best: str
-    loss: float
-    noise: float
-    alternatives: tuple[Alternative, ...]
-    worlds: int
-    exact: bool = False
-
-    def alternative(self, move: str) -> Alternative | None:
-        """The valued alternative for ``move`` (``None`` if it was not valued)."""
-        for a in self.alternatives:
-            if a.move == move:
-                return a
-        return None
-
-    @property
-    def better(self) -> Alternative | None:
-        """The best move when it is not the one played (what would have been better)."""
-        if self.best == self.move:
-            return None
-        return self.alternative(self.best)
-
-    @property
-    def words(self) -> str:
-        """The move played, in words (``discard the 7♦``)."""
-        own = self.alternative(self.move)
-        return own.words if own is not None else self.move
-
-    def as_dict(self) -> dict[str, Any]:
-        """Plain data (JSON-ready), read back by :meth:`from_dict`."""
-        data = asdict(self)
-        data["alternatives"] = [asdict(a) for a in self.alternatives]
-        return data
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Assessment:
-        alts = tuple(Alternative(**a) for a in data["alternatives"])
-        fields = {k: v for k, v in data.items() if k != "alternatives"}
-        return cls(alternatives=alts, **fields)
 
 
 def decision_kind(view: PlayerView) -> DecisionKind:
@@ -193,7 +123,7 @@ def move_deadwood(view: PlayerView, move: str) -> int | None:
         melded = 0
         for m in mv.meld_masks:
             melded |= m
-        return sum(_VALUE[c] for c in range(52) if rest >> c & 1 and not melded >> c & 1)
+        return mask_value(rest & ~melded)
     return min_deadwood(rest)
 
 
@@ -242,16 +172,6 @@ def view_key(view: PlayerView) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
-@dataclass
-class _Valued:
-    """Per-world points of each valued move, and the knocks' undercut counts."""
-
-    points: dict[str, list[float]]
-    wins: dict[str, int]
-    undercuts: dict[str, int]
-    worlds: int
-
-
 class Coach:
     """Rates decisions from a seat's view only (see the module docstring).
 
@@ -286,7 +206,7 @@ class Coach:
         self.develop_per_turn = develop_per_turn
         self._cache: OrderedDict[tuple[str, str], Assessment] = OrderedDict()
         self._cache_size = cache_size
-        self._valued: OrderedDict[str, _Valued] = OrderedDict()
+        self._valued: OrderedDict[str, MoveValues] = OrderedDict()
 
     # -----------------------------------------------------------------------------------------
     # Public API.
@@ -320,7 +240,7 @@ class Coach:
         if len(legal) == 1:
             return {legal[0]: 0.0}
         valued = self._value(view, legal)
-        return {m: _mean(valued.points[m]) for m in legal}
+        return {m: mean(valued.points[m]) for m in legal}
 
     # -----------------------------------------------------------------------------------------
     # Inside.
@@ -345,7 +265,7 @@ class Coach:
             out = [m for m in legal if Move.parse(m).goes_out]
             taken = -1 if view.taken is None else int(view.taken)
             options = sorted(
-                ((dw, -_VALUE[c], c) for c, dw in discard_deadwoods(view.hand_mask)
+                ((dw, -CARD_VALUE[c], c) for c, dw in discard_deadwoods(view.hand_mask)
                  if c != taken),
             )
             if options and any(Move.parse(m).code == DISCARD for m in legal):
@@ -364,7 +284,7 @@ class Coach:
         return sample_worlds(view, OpponentModel(view), rng, self.samples,
                              develop_per_turn=self.develop_per_turn)
 
-    def _value(self, view: PlayerView, moves: Sequence[str]) -> _Valued:
+    def _value(self, view: PlayerView, moves: Sequence[str]) -> MoveValues:
         """Every move's points in every world. Without a time budget the worlds of a view are
         always the same, so moves already valued for this view are reused, not played again."""
         key = view_key(view)
@@ -375,9 +295,7 @@ class Coach:
             return known
         fresh = self._play_out(view, missing)
         if known is not None:
-            known.points.update(fresh.points)
-            known.wins.update(fresh.wins)
-            known.undercuts.update(fresh.undercuts)
+            known.update(fresh)
             return known
         if self.time_budget is None:
             self._valued[key] = fresh
@@ -385,41 +303,13 @@ class Coach:
                 self._valued.popitem(last=False)
         return fresh
 
-    def _play_out(self, view: PlayerView, moves: Sequence[str]) -> _Valued:
-        seat = view.seat
-        points: dict[str, list[float]] = {m: [] for m in moves}
-        wins = dict.fromkeys(moves, 0)
-        undercuts = dict.fromkeys(moves, 0)
-        start = time.perf_counter()
-        played = 0
-        for world in self._worlds(view, self._rng(view)):
-            for m in moves:
-                hand = world.copy()
-                hand.play(m)
-                result = hand.result
-                if result is not None:
-                    winner, pts = result.winner_seat, result.points
-                    if result.kind == "undercut":
-                        undercuts[m] += 1
-                else:
-                    winner, pts = playout_hand(hand, self.policy)
-                if winner == seat:
-                    wins[m] += 1
-                    points[m].append(float(pts))
-                else:
-                    points[m].append(0.0 if winner is None else -float(pts))
-            played += 1
-            if (
-                self.time_budget is not None
-                and played >= self.min_samples
-                and time.perf_counter() - start > self.time_budget
-            ):
-                break
-        return _Valued(points, wins, undercuts, played)
+    def _play_out(self, view: PlayerView, moves: Sequence[str]) -> MoveValues:
+        deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
+        worlds = self._worlds(view, self._rng(view))
+        return value_moves(worlds, view.seat, moves, self.policy, deadline=deadline,
+                           min_worlds=self.min_samples)
 
     def _assess(self, view: PlayerView, move: str) -> Assessment:
-        from .reasons import reason_for
-
         kind = decision_kind(view)
         if kind == "forced":
             alt = Alternative(move, move_words(view, move), 0.0, 0.0, move_deadwood(view, move))
@@ -440,7 +330,7 @@ class Coach:
             candidates = self._candidates(view, move)
         valued = self._value(view, candidates)
         n = max(1, valued.worlds)
-        means = {m: _mean(valued.points[m]) for m in candidates}
+        means = {m: mean(valued.points[m]) for m in candidates}
         if exact is not None:
             best = move if exact == "good" else candidates[0]
         else:
@@ -452,9 +342,9 @@ class Coach:
                     _card_of(best), view.opponent_known_mask
                 ):
                     best = safe
-        diffs = [b - a for a, b in zip(valued.points[move], valued.points[best], strict=True)]
-        loss = max(0.0, _mean(diffs))
-        noise = _stderr(diffs)
+        given_up = paired_difference(valued.points[best], valued.points[move])
+        loss = max(0.0, given_up.mean)
+        noise = given_up.stderr
         rating: Rating = exact if exact is not None else _rating(loss - noise)
         alternatives = tuple(
             Alternative(
@@ -519,17 +409,3 @@ def _safe_instead(
     if not safe:
         return None
     return max(safe, key=lambda m: means[m])
-
-
-def _mean(xs: Sequence[float]) -> float:
-    return sum(xs) / len(xs) if xs else 0.0
-
-
-def _stderr(xs: Sequence[float]) -> float:
-    n = len(xs)
-    if n < 2:
-        return 0.0
-    mean = _mean(xs)
-    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
-    return math.sqrt(var / n)
-

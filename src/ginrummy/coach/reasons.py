@@ -12,26 +12,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cards import RANK_NAMES, SUIT_NAMES, Card
+from ..cards import CARD_VALUE, RANK_NAMES, SUIT_NAMES, Card
 from ..hand import STOCK_FLOOR
 from ..melds import (
+    START_PARTNERS,
     best_arrangement,
     discard_deadwoods,
     is_meld,
     layoff_candidates,
+    meld_neighbours,
     min_deadwood,
 )
 from ..move import DISCARD, Move
-from ..players.knowledge import feeds_known_meld, meld_neighbours
+from ..players.knowledge import feeds_known_meld
 from ..settle import default_knock_arrangement
 from ..view import PlayerView
-from .assess import Alternative, DecisionKind, Rating
+from .verdict import Alternative, DecisionKind, Rating
 
 __all__ = ["reason_for", "turns_ago", "percent"]
 
 _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
             "ten")
-_VALUE = tuple(min(c % 13 + 1, 10) for c in range(52))
 
 
 def _sym(card: int) -> str:
@@ -88,9 +89,8 @@ def _held_pickups(view: PlayerView) -> list[int]:
 def _near_pickup(view: PlayerView, card: int) -> int | None:
     """A card the opponent picked up and holds that melds with ``card`` (same rank, or same suit
     one or two ranks away), the closest first."""
-    same_rank, near, far = meld_neighbours(card)
     held = _held_pickups(view)
-    for mask in (same_rank | near, far):
+    for mask in START_PARTNERS[card]:
         for c in reversed(held):
             if mask >> c & 1:
                 return c
@@ -100,8 +100,7 @@ def _near_pickup(view: PlayerView, card: int) -> int | None:
 def _near_opponent_throw(view: PlayerView, card: int) -> tuple[int, str] | None:
     """A card the opponent threw or passed that melds with ``card``: evidence it does not
     collect what ``card`` would complete."""
-    same_rank, near, _ = meld_neighbours(card)
-    mask = same_rank | near
+    mask, _ = START_PARTNERS[card]
     for c in reversed(view.opponent_discards):
         if mask >> int(c) & 1:
             return int(c), "discard"
@@ -114,8 +113,7 @@ def _near_opponent_throw(view: PlayerView, card: int) -> tuple[int, str] | None:
 def _partner_in(mask: int, card: int) -> int | None:
     """A card of ``mask`` that makes a two-card start with ``card`` (same rank or same suit
     one or two away), the closest first."""
-    same_rank, near, far = meld_neighbours(card)
-    for m in (same_rank | near, far):
+    for m in START_PARTNERS[card]:
         hit = m & mask
         if hit:
             return (hit & -hit).bit_length() - 1
@@ -171,7 +169,7 @@ def _take_facts(view: PlayerView) -> tuple[int, int, int, list[int] | None]:
     """Taking the top discard: ``(card, deadwood now, least deadwood after, its meld)``."""
     top = int(view.discard_pile[-1])
     with_top = view.hand_mask | 1 << top
-    choices = [(dw, -_VALUE[c], c) for c, dw in discard_deadwoods(with_top) if c != top]
+    choices = [(dw, -CARD_VALUE[c], c) for c, dw in discard_deadwoods(with_top) if c != top]
     after, _, throw = min(choices)
     return top, min_deadwood(view.hand_mask), after, _meld_with(with_top & ~(1 << throw), top)
 
@@ -336,7 +334,7 @@ def _discard_reason(view: PlayerView, move: str, best: str, own: Alternative,
             shown = " ".join(_sym(c) for c in broken)
             return (f"The {_sym(card)} broke up your meld {shown}: throwing the "
                     f"{_sym(better)} would have left {theirs} deadwood instead of {mine}.")
-        if _VALUE[better] >= 8 and _partner_in(rest_best, better) is None:
+        if CARD_VALUE[better] >= 8 and _partner_in(rest_best, better) is None:
             return (f"You kept the {_sym(better)} for nothing: throwing it would have left "
                     f"{theirs} deadwood instead of {mine}.")
         return f"Throwing the {_sym(better)} would have left {theirs} deadwood instead of {mine}."

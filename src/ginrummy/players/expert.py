@@ -40,9 +40,11 @@ from ..hand import Hand
 from ..melds import discard_deadwoods, min_deadwood
 from ..view import PlayerView
 from .base import Player
-from .hard import HARD, HardPlayer, Style, lowering_discards, sample_worlds
+from .hard import HARD, HardPlayer, Style, lowering_discards
 from .knowledge import OpponentModel, opponent_turns
-from .rollout import PlayoutPolicy, playout_hand
+from .rollout import PlayoutPolicy
+from .search import paired_difference, value_moves
+from .worlds import sample_worlds
 
 __all__ = ["ExpertPlayer", "DEFAULT_SAMPLES"]
 
@@ -184,32 +186,23 @@ class ExpertPlayer(Player):
         than ``confidence`` standard errors of the paired differences over the worlds (each
         world is shared by all candidates, so the differences are paired).
         """
-        rng = self.rng
         seat = view.seat
-        start = time.perf_counter()
-        values: list[list[float]] = [[] for _ in candidates]
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         played = opponent_turns(view) > 0
-        for w, world in enumerate(self.worlds(view, model, rng)):
-            policy = self.world_policy(seat, w, world.hands[1 - seat], played, world.knock_limit)
-            for i, move in enumerate(candidates):
-                hand = world.copy()
-                hand.play(move)
-                if hand.result is not None:
-                    winner, points = hand.result.winner_seat, hand.result.points
-                else:
-                    winner, points = playout_hand(hand, policy)
-                values[i].append(0.0 if winner is None else points if winner == seat else -points)
-            if self.time_limit is not None and time.perf_counter() - start > self.time_limit:
-                break
-        n = len(values[0])
-        if n < 2:
+
+        def policy(number: int, world: Hand) -> PlayoutPolicy:
+            return self.world_policy(seat, number, world.hands[1 - seat], played,
+                                     world.knock_limit)
+
+        worlds = self.worlds(view, model, self.rng)
+        valued = value_moves(worlds, seat, candidates, policy, deadline=deadline)
+        if valued.worlds < 2:
             return candidates[0]  # one world gives no spread: not evidence enough to overrule
+        favourite = valued.points[candidates[0]]
         best, best_score = 0, 0.0
         for i in range(1, len(candidates)):
-            diffs = [a - b for a, b in zip(values[i], values[0], strict=True)]
-            mean = sum(diffs) / n
-            spread = (sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)) ** 0.5
-            score = mean - self.confidence * spread / n**0.5
+            diff = paired_difference(valued.points[candidates[i]], favourite)
+            score = diff.lower_bound(self.confidence)
             if score > best_score:
                 best, best_score = i, score
         return candidates[best]

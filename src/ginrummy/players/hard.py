@@ -33,8 +33,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from ..cards import CARD_TEXT, mask_text
-from ..hand import Hand
+from ..cards import CARD_TEXT, CARD_VALUE, mask_text
 from ..melds import (
     all_arrangements,
     best_layoffs,
@@ -51,7 +50,7 @@ from .knowledge import (
     feeds_known_meld,
     opponent_turns,
 )
-from .simple import melds_with
+from .worlds import sample_developed_hands
 
 __all__ = [
     "HardPlayer",
@@ -61,11 +60,8 @@ __all__ = [
     "MEDIUM",
     "KnockPlan",
     "lowering_discards",
-    "sample_developed_hands",
-    "sample_worlds",
 ]
 
-_VALUE = tuple(min(c % 13 + 1, 10) for c in range(52))
 
 
 @dataclass(frozen=True)
@@ -241,7 +237,7 @@ class HardPlayer(Player):
             if w_danger:
                 score += w_danger * model.danger(card)
             # Tie-break: shed the higher card, then the lower card index (deterministic).
-            score -= _VALUE[card] * 1e-3
+            score -= CARD_VALUE[card] * 1e-3
             scored.append((score, card))
         scored.sort()
         return scored
@@ -346,113 +342,3 @@ def lowering_discards(mask: int, taken: int, *, lower: bool = True) -> list[tupl
 def _lateness(stock_count: int) -> float:
     """0 at the deal (31 cards in the stock), 1 when the stock is about to run out."""
     return min(1.0, max(0.0, (31 - stock_count) / 27))
-
-
-def sample_developed_hands(model: OpponentModel, rng: random.Random, count: int, *,
-                           extra: int) -> list[int]:
-    """``count`` plausible opponent hands: the known cards plus unseen cards drawn by the
-    model's probabilities, then developed the way a hand in play is: ``extra`` times another
-    unseen card comes in and the best discard (the one leaving the least deadwood; never a
-    known card) goes out. A hand that has been played for a while is better than a fresh
-    deal."""
-    hidden = model.hidden_count
-    unseen = [c for c in range(52) if model.unseen >> c & 1]
-    known = model.known
-    if hidden <= 0 or not unseen:
-        return [known] * max(1, count) if known else []
-    weights = [max(model.prob[c], 1e-6) for c in unseen]
-    out = []
-    for _ in range(count):
-        picked = _weighted_sample(unseen, weights, hidden, rng)
-        hand = known
-        for c in picked:
-            hand |= 1 << c
-        if extra and len(unseen) > hidden:
-            pool = [c for c in unseen if not hand >> c & 1]
-            hand = _develop(hand, known, pool, extra, rng)
-        out.append(hand)
-    return out
-
-
-def sample_worlds(view: PlayerView, model: OpponentModel, rng: random.Random, count: int, *,
-                  develop_per_turn: float) -> list[Hand]:
-    """``count`` hands consistent with the view: the opponent's hand guessed by
-    :func:`sample_developed_hands` (developed by ``develop_per_turn`` cards per opponent turn),
-    the rest of the unseen cards shuffled into the stock (:meth:`Hand.determinize`)."""
-    extra = round(develop_per_turn * opponent_turns(view))
-    guesses = sample_developed_hands(model, rng, count, extra=extra)
-    unseen = [c for c in range(52) if model.unseen >> c & 1]
-    worlds = []
-    for opponent in guesses:
-        stock = [c for c in unseen if not opponent >> c & 1]
-        rng.shuffle(stock)
-        worlds.append(Hand.determinize(view, opponent, stock))
-    return worlds
-
-
-def _develop(hand: int, known: int, pool: list[int], extra: int, rng: random.Random) -> int:
-    """``extra`` times: a random card of ``pool`` comes into ``hand`` and the discard leaving
-    the least deadwood goes out (the highest card among equals, then the lowest index; never
-    a ``known`` card); a card thrown out returns to ``pool``.
-
-    A card that melds with nothing in the hand is always deadwood, so discarding ``x`` instead
-    leaves ``least deadwood of (hand - x)`` plus its value: the ten-card discard deadwoods are
-    computed once and reused until the hand changes. The answers are those of the plain loop
-    in :func:`develop_reference`, which a test compares it with.
-    """
-    ten: dict[int, int] | None = None
-    ten_least = 0
-    for _ in range(extra):
-        card = pool.pop(rng.randrange(len(pool)))
-        if melds_with(hand, card):
-            options = discard_deadwoods(hand | 1 << card)
-        else:
-            if ten is None:
-                ten = dict(discard_deadwoods(hand))
-                ten_least = min_deadwood(hand)
-            value = _VALUE[card]
-            options = [(x, dw + value) for x, dw in ten.items()]
-            options.append((card, ten_least))
-            options.sort()
-        worst = -1
-        worst_dw = 1 << 20
-        worst_value = -1
-        for x, dw in options:  # least deadwood, then highest value, then lowest index
-            if (dw < worst_dw or (dw == worst_dw and _VALUE[x] > worst_value)) and not (
-                known >> x & 1
-            ):
-                worst, worst_dw, worst_value = x, dw, _VALUE[x]
-        if worst != card:
-            hand = (hand | 1 << card) & ~(1 << worst)
-            pool.append(worst)
-            ten = None
-        if not pool:
-            break
-    return hand
-
-
-def develop_reference(hand: int, known: int, pool: list[int], extra: int,
-                      rng: random.Random) -> int:
-    """The plain development loop :func:`_develop` must agree with (for tests)."""
-    for _ in range(extra):
-        card = pool.pop(rng.randrange(len(pool)))
-        hand |= 1 << card
-        worst = max(
-            (x for x in discard_deadwoods(hand) if not known >> x[0] & 1),
-            key=lambda x: (-x[1], _VALUE[x[0]]),
-        )[0]
-        hand &= ~(1 << worst)
-        if worst != card:
-            pool.append(worst)
-        if not pool:
-            break
-    return hand
-
-
-def _weighted_sample(cards: list[int], weights: list[float], k: int,
-                     rng: random.Random) -> list[int]:
-    """``k`` distinct cards, each drawn with probability proportional to its weight."""
-    # Efraimidis-Spirakis: keys u^(1/w), keep the k largest.
-    keyed = sorted(((rng.random() ** (1.0 / w), c) for c, w in zip(cards, weights, strict=True)),
-                   reverse=True)
-    return [c for _, c in keyed[:k]]

@@ -24,65 +24,23 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..melds import best_discard_deadwood, is_set
+from ..cards import CARD_VALUE
+from ..melds import best_discard_deadwood, layoff_lines, meld_neighbours, melds_with
 from ..view import PlayerView
 
 __all__ = [
     "Evidence",
     "feeds_known_meld",
     "OpponentModel",
-    "RANK_BITS",
     "draw_outlook",
     "meld_neighbours",
     "opponent_turns",
 ]
 
-#: One bit per suit at rank 0; shifted left by a rank, the four cards of that rank.
-RANK_BITS = 0x0008004002001
-_VALUE = tuple(min(c % 13 + 1, 10) for c in range(52))
-
-
-def meld_neighbours(card: int) -> tuple[int, int, int]:
-    """Masks of the cards that meld with ``card``: same rank; same suit one away; two away."""
-    rank = card % 13
-    same_rank = (RANK_BITS << rank) & ~(1 << card)
-    near = 0
-    far = 0
-    if rank > 0:
-        near |= 1 << (card - 1)
-    if rank < 12:
-        near |= 1 << (card + 1)
-    if rank > 1:
-        far |= 1 << (card - 2)
-    if rank < 11:
-        far |= 1 << (card + 2)
-    return same_rank, near, far
-
-
-def _three_card_partners() -> tuple[tuple[int, ...], ...]:
-    """For each card, the pairs of cards (as masks) that make a three-card meld with it."""
-    out: list[list[int]] = [[] for _ in range(52)]
-    for card in range(52):
-        rank = card % 13
-        others = [c for c in range(rank, 52, 13) if c != card]
-        for i in range(3):
-            for j in range(i + 1, 3):
-                out[card].append(1 << others[i] | 1 << others[j])
-        for low in (rank - 2, rank - 1, rank):
-            if 0 <= low <= 10:
-                run = 7 << (card - rank + low)
-                out[card].append(run & ~(1 << card))
-    return tuple(tuple(x) for x in out)
-
-
-#: For each card, the pairs of other cards that form a three-card meld with it.
-MELD_PARTNERS = _three_card_partners()
-
-
 def feeds_known_meld(card: int, known: int) -> bool:
     """True when ``card`` would complete or extend a meld with cards the opponent is known to
-    hold (every longer meld through a card contains a three-card meld through it)."""
-    return any(pair & known == pair for pair in MELD_PARTNERS[card])
+    hold (:func:`ginrummy.melds.melds_with` of the known cards): it would surely take it."""
+    return melds_with(known, card)
 
 
 @dataclass(frozen=True)
@@ -191,30 +149,19 @@ class OpponentModel:
         p = self.prob
         total = 0.0
         for m in melds:
-            if is_set(m):
-                if m.bit_count() == 3:
-                    rank = ((m & -m).bit_length() - 1) % 13
-                    fourth = ((RANK_BITS << rank) & ~m & ~held).bit_length() - 1
-                    if fourth >= 0:
-                        total += p[fourth] * _VALUE[fourth]
-                continue
-            low = (m & -m).bit_length() - 1
-            high = m.bit_length() - 1
-            if low % 13 and not held >> (low - 1) & 1:
-                below = p[low - 1]
-                total += below * _VALUE[low - 1]
-                if (low - 1) % 13 and not held >> (low - 2) & 1:
-                    total += below * p[low - 2] * _VALUE[low - 2]
-            if high % 13 != 12 and not held >> (high + 1) & 1:
-                above = p[high + 1]
-                total += above * _VALUE[high + 1]
-                if (high + 1) % 13 != 12 and not held >> (high + 2) & 1:
-                    total += above * p[high + 2] * _VALUE[high + 2]
+            for line in layoff_lines(m):
+                # The first card of a line can be laid off at once; the second only after it.
+                if not line or held >> line[0] & 1:
+                    continue
+                first = p[line[0]]
+                total += first * CARD_VALUE[line[0]]
+                if len(line) > 1 and not held >> line[1] & 1:
+                    total += first * p[line[1]] * CARD_VALUE[line[1]]
         return total
 
     def expected_hidden_value(self) -> float:
         """Expected card points of the opponent's unknown cards (an upper bound on deadwood)."""
-        return sum(self.prob[c] * _VALUE[c] for c in range(52) if self.unseen >> c & 1)
+        return sum(self.prob[c] * CARD_VALUE[c] for c in range(52) if self.unseen >> c & 1)
 
     def stock_weights(self) -> list[tuple[int, float]]:
         """``(card, probability it is the next stock card)`` for every unseen card."""

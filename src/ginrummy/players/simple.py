@@ -41,27 +41,11 @@ Adaptations to this project's rules and notation (the EAAI game has one fixed ru
 from __future__ import annotations
 
 from ..cards import CARD_TEXT, mask_text
-from ..melds import all_arrangements, discard_deadwoods
+from ..melds import all_arrangements, discard_deadwoods, melds_with
 from ..view import PlayerView
 from .base import Player
 
 __all__ = ["SimplePlayer", "melds_with"]
-
-_SUIT_MASK = 0x1FFF
-#: One bit per suit at rank 0; shifted left by a rank, the four cards of that rank.
-_RANK_BITS = 0x0008004002001
-
-
-def melds_with(hand_mask: int, card: int) -> bool:
-    """True when ``card`` would belong to some set or run of ``hand_mask`` plus the card."""
-    rank = card % 13
-    if ((_RANK_BITS << rank) & hand_mask).bit_count() >= 2:
-        return True
-    suit = card - rank
-    pattern = (hand_mask >> suit & _SUIT_MASK) | 1 << rank
-    # A run through `rank`: three consecutive bits of the suit containing it.
-    return any(0 <= low <= 10 and pattern >> low & 7 == 7 for low in (rank - 2, rank - 1, rank))
-
 
 def _used_pairs(view: PlayerView) -> set[int]:
     """Every (card drawn, card discarded) pair of this seat's earlier turns, as a 2-bit mask."""
