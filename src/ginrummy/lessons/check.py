@@ -97,7 +97,7 @@ def _check_proof(lesson: Lesson, position: Position, where: str) -> None:
             raise InvalidSituationError(f"{where}: least-deadwood needs a discard to choose")
         after = {m: min_deadwood(mask & ~(1 << parse_cards(m.split()[1])[0])) for m in carded}
         least = min(after.values())
-        best = {m for m, dw in after.items() if dw == least}
+        best: set[str] = {m for m, dw in after.items() if dw == least}
         if not answers <= best or not {m for m in best if m.startswith("discard")} <= answers:
             raise InvalidSituationError(
                 f"{where}: the moves that leave the least deadwood ({least}) are "
