@@ -94,6 +94,7 @@ def test_stock_is_drawn_from_index_21_onward() -> None:
     assert h.hands[0] == sum(1 << deck[i] for i in range(0, 20, 2))  # seat 0 is the non-dealer
     assert h.hands[1] == sum(1 << deck[i] for i in range(1, 20, 2))
     assert h.upcard == deck[20]
+    assert h.stock == deck[21:]  # top first, like the deck and deal_order
     play_all(h, "pass", "pass")
     drawn = []
     while not h.over:

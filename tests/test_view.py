@@ -26,7 +26,7 @@ FIELDS = {
     "seat", "rules", "dealer", "phase", "to_play", "hand_mask", "discard_pile", "stock_count",
     "upcard", "knock_limit", "multiplier", "taken", "drawn", "opponent_card_count",
     "opponent_known_mask", "opponent_took", "opponent_passed", "opponent_discards", "history",
-    "legal_moves", "result", "opponent_hand_mask", "scores", "hand_number", "extra",
+    "legal_moves", "result", "opponent_hand_mask", "scores", "hand_number",
 }
 
 
@@ -86,7 +86,6 @@ def check_view(h: Hand, seat: int, v: PlayerView) -> None:
     assert list(v.legal_moves) == (h.legal_moves() if my_turn else [])
     assert v.taken == (h.taken if my_turn and h.taken >= 0 else None)
     assert v.drawn == (h.drawn if my_turn and h.drawn >= 0 else None)
-    assert v.extra == ()
     # The history: every event, with the opponent's stock draws and knock discard hidden.
     assert len(v.history) == len(h.history)
     for pe, e in zip(v.history, h.history, strict=True):

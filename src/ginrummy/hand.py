@@ -1,96 +1,72 @@
 """One hand of gin rummy as a state machine: deal, opening, draw and discard, knock, the end.
 
-Moves are text (see ``docs/rules.md``, "Move notation"):
+The one place the rules of play live. Moves are :class:`~ginrummy.move.Move` objects or their
+text (``docs/rules.md``, "Move notation"): ``take``, ``pass``, ``draw``, ``discard 7h``,
+``knock 7h`` (optionally ``knock 7h with 7c7d7s 8h9hTh``) and ``big gin``.
 
-``take``          take the upcard (opening) or the top discard
-``pass``          decline the upcard offer (or the last-discard chance)
-``draw``          draw the top card of the stock
-``discard 7h``    discard a card
-``knock 7h``      discard 7h face down and knock (gin when the rest has no deadwood); the
-                  knocker may declare melds: ``knock 7h with 7c7d7s 8h9hTh``
-``big gin``       lay down all eleven cards (profiles with big gin only)
+Every move is checked before anything changes (PokerKit's triad): :meth:`Hand.verify` raises
+:class:`~ginrummy.errors.IllegalMoveError` with the engine's own sentence and leaves the hand
+exactly as it was, :meth:`Hand.can_play` answers yes or no, and :meth:`Hand.play` verifies and
+applies. The checks themselves are :mod:`ginrummy.legal`'s, shared with the seat's own
+:class:`~ginrummy.view.PlayerView`.
 
-Every move is checked before anything changes; an illegal one raises
-:class:`~ginrummy.errors.IllegalMoveError` and leaves the hand exactly as it was.
+Each kind of move has one ``apply_*`` method that carries out its rules (what moves where,
+the next phase, the stock floor, the last-discard chance, the scoring of a knock). Play goes
+through them, and so do the playouts of search (:mod:`ginrummy.players.rollout`), on a lean
+copy of the hand (:meth:`Hand.lean_copy`) that keeps no history, undo or seat knowledge.
 
->>> from ginrummy.cards import parse_cards
+Piles are top first: ``deck[0]``, ``stock[0]`` and the first card of :func:`deal_order`'s stock
+are the next cards dealt or drawn, while the discard pile, which grows, has its top card last
+(``discard_pile[-1]``).
+
 >>> hand = Hand(deck=list(range(52)), dealer=0)
 >>> hand.to_play, hand.legal_moves()
-(1, ['take', 'pass'])
+(1, [Move.parse('take'), Move.parse('pass')])
+>>> hand.can_play("discard 2c"), hand.can_play("pass")
+(False, True)
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
+from typing import NamedTuple
 
-from .cards import (
-    CARD_TEXT,
-    Card,
-    CardSet,
-    CardsLike,
-    cards_of_mask,
-    mask_text,
-    parse_cards,
-    to_cards,
-)
+from .cards import Card, CardSet, CardsLike, mask_text, to_cards
 from .errors import GinRummyError, IllegalMoveError, InvalidCardError
-from .melds import discard_deadwoods, min_deadwood
+from .events import (
+    DISCARD,
+    DRAW,
+    LAST_CHANCE,
+    LAST_CHANCE_KNOCK,
+    OPENING,
+    OPENING_DRAW,
+    OVER,
+    Event,
+    Phase,
+    PublicEvent,
+    SeatKnowledge,
+)
+from .legal import STOCK_FLOOR, legal_moves, verify_move
+from .move import BIG_GIN, KNOCK, PASS, TAKE, Move
+from .move import DISCARD as DISCARD_MOVE
+from .move import DRAW as DRAW_MOVE
 from .rules import RuleSet, RulesLike, get_rules
-from .settle import HandResult, parse_melds, settle
-from .view import PlayerView, PublicEvent
+from .settle import HandResult, settle
+from .view import PlayerView
 
-__all__ = ["Hand", "Event", "Phase", "deal_order", "parse_move"]
+__all__ = ["Event", "Hand", "Phase", "STOCK_FLOOR", "deal_order"]
 
-Phase = Literal[
-    "opening", "opening_draw", "draw", "discard", "last_chance", "last_chance_knock", "over"
-]
-
-OPENING: Phase = "opening"
-OPENING_DRAW: Phase = "opening_draw"
-DRAW: Phase = "draw"
-DISCARD: Phase = "discard"
-LAST_CHANCE: Phase = "last_chance"
-LAST_CHANCE_KNOCK: Phase = "last_chance_knock"
-OVER: Phase = "over"
-
-# Move kinds.
-TAKE, PASS, DRAW_STOCK, DISCARD_CARD, KNOCK, BIG_GIN = range(6)
-_KIND_NAMES = ("take", "pass", "draw", "discard", "knock", "big gin")
-
-_DISCARD_TEXT = tuple(f"discard {t}" for t in CARD_TEXT)
-_KNOCK_TEXT = tuple(f"knock {t}" for t in CARD_TEXT)
-_CANONICAL: dict[str, tuple[int, int]] = {"take": (TAKE, -1), "pass": (PASS, -1)}
-_CANONICAL["draw"] = (DRAW_STOCK, -1)
-_CANONICAL["big gin"] = (BIG_GIN, -1)
-for _c in range(52):
-    _CANONICAL[_DISCARD_TEXT[_c]] = (DISCARD_CARD, _c)
-    _CANONICAL[_KNOCK_TEXT[_c]] = (KNOCK, _c)
-
-#: The stock count at which a discard without a knock ends the hand.
-STOCK_FLOOR = 2
-
-
-@dataclass(frozen=True)
-class Event:
-    """One move as it happened: who, what, and the card involved.
-
-    ``card`` is the card taken, passed, drawn, discarded or knocked with (``None`` for big gin).
-    A drawn card and a knock discard are private until the hand ends; views hide them.
-    """
-
-    seat: int
-    kind: str
-    card: Card | None
-    text: str
+_TAKE = Move.of("take")
+_PASS = Move.of("pass")
+_DRAW = Move.of("draw")
+_BIG_GIN = Move.of("big gin")
 
 
 def deal_order(deck: Sequence[int], dealer: int) -> tuple[int, int, int, list[int]]:
     """Split a 52-card deck (index 0 on top) into (hand of seat 0, hand of seat 1, upcard,
     stock), in the fixed order: non-dealer gets cards 0, 2, ..., 18; dealer 1, 3, ..., 19;
-    card 20 is the upcard; 21..51 the stock, 21 on top."""
+    card 20 is the upcard; 21..51 the stock, top first (21 on top)."""
     non_dealer_mask = 0
     dealer_mask = 0
     for i in range(0, 20, 2):
@@ -100,58 +76,46 @@ def deal_order(deck: Sequence[int], dealer: int) -> tuple[int, int, int, list[in
     return hands[0], hands[1], deck[20], list(deck[21:])
 
 
-def parse_move(text: str) -> tuple[int, int, list[int] | None]:
-    """A move's text as ``(kind, card or -1, declared melds or None)``.
+class _Snapshot(NamedTuple):
+    """The state a move changes, saved before it for :meth:`Hand.undo`."""
 
-    Raises :class:`IllegalMoveError` for text that is not a move at all.
-    """
-    if not isinstance(text, str):
-        raise IllegalMoveError(f"A move is text such as 'draw' or 'discard 7h', not {text!r}.")
-    hit = _CANONICAL.get(text)
-    if hit is not None:
-        return hit[0], hit[1], None
-    words = text.strip().lower().split()
-    if not words:
-        raise IllegalMoveError("Empty move: try 'draw', 'take', 'pass' or 'discard 7h'.")
-    verb = words[0]
-    if verb in ("take", "pass", "draw") and len(words) == 1:
-        return _CANONICAL[verb][0], -1, None
-    if verb == "big" and words[1:] == ["gin"]:
-        return BIG_GIN, -1, None
-    if verb in ("discard", "knock") and len(words) >= 2:
-        try:
-            card_list = parse_cards(words[1])
-        except InvalidCardError as exc:
-            raise IllegalMoveError(f"{text!r}: {exc}") from None
-        if len(card_list) != 1:
-            raise IllegalMoveError(f"{text!r}: name exactly one card to discard")
-        card = int(card_list[0])
-        if verb == "discard":
-            if len(words) != 2:
-                raise IllegalMoveError(f"{text!r}: a discard names just one card")
-            return DISCARD_CARD, card, None
-        melds = None
-        if len(words) > 2:
-            if words[2] != "with" or len(words) == 3:
-                raise IllegalMoveError(
-                    f"{text!r}: declare melds as 'knock 7h with 7c7d7s 8h9hTh'"
-                )
-            try:
-                melds = parse_melds(" ".join(words[3:]))
-            except InvalidCardError as exc:
-                raise IllegalMoveError(f"{text!r}: {exc}") from None
-        return KNOCK, card, melds
-    raise IllegalMoveError(
-        f"{text!r} is not a move; moves are take, pass, draw, discard <card>, knock <card>"
-        " and big gin."
-    )
+    hands: tuple[int, int]
+    stock_count: int
+    discard_pile: tuple[int, ...]
+    to_play: int
+    phase: Phase
+    taken: int
+    drawn: int
+    result: HandResult | None
+    known: tuple[int, int]
+
+
+class _SeatLog:
+    """What one seat has seen so far, kept move by move: the history as it saw it and the
+    cards its opponent took from the pile, passed and discarded (see :class:`SeatKnowledge`)."""
+
+    __slots__ = ("seen", "took", "passed", "discards")
+
+    def __init__(self) -> None:
+        self.seen: list[PublicEvent] = []
+        self.took: list[Card] = []
+        self.passed: list[Card] = []
+        self.discards: list[Card] = []
+
+    def copy(self) -> _SeatLog:
+        other = _SeatLog()
+        other.seen = self.seen[:]
+        other.took = self.took[:]
+        other.passed = self.passed[:]
+        other.discards = self.discards[:]
+        return other
 
 
 class Hand:
     """One hand: the deal, the play, and how it ended.
 
     ``deck`` is the shuffled deck, index 0 on top (dealt as in :func:`deal_order`); without it
-    the deck is shuffled from ``seed``. ``dealer`` is seat 0 or 1.
+    the deck is shuffled from ``seed``. ``dealer`` is seat 0 or 1. ``stock`` is top first.
     """
 
     __slots__ = (
@@ -168,13 +132,11 @@ class Hand:
         "upcard",
         "knock_limit",
         "multiplier",
-        "history",
         "result",
+        "lean",
+        "history",
         "_undo",
-        "_public",
-        "_took",
-        "_passed",
-        "_discards",
+        "_logs",
         "_known",
     )
 
@@ -191,19 +153,14 @@ class Hand:
     upcard: Card
     knock_limit: int
     multiplier: int
-    history: list[Event]
     result: HandResult | None
-    _undo: list[
-        tuple[int, int, int, tuple[int, ...], int, Phase, int, int, HandResult | None, int, int]
-    ]
-    # What each seat has seen, kept move by move so that views are cheap to build:
-    # _public[s] is the history as seat s saw it; _took/_passed/_discards[s] are the cards seat s
-    # took from the pile, passed as upcard offers and discarded; _known[s] is the cards seat s
-    # is known (by the other seat) to hold: taken from the pile and not thrown back.
-    _public: list[list[PublicEvent]]
-    _took: list[list[Card]]
-    _passed: list[list[Card]]
-    _discards: list[list[Card]]
+    #: True for a playout's copy: no history, no undo, no seat knowledge beyond ``_known``.
+    lean: bool
+    history: list[Event]
+    _undo: list[_Snapshot]
+    # _logs[s]: what seat s has seen (empty in a lean hand); _known[s]: the cards seat s is
+    # known (by the other seat) to hold: taken from the pile and not thrown back.
+    _logs: tuple[_SeatLog, _SeatLog]
     _known: list[int]
 
     def __init__(
@@ -214,7 +171,6 @@ class Hand:
         dealer: int = 0,
         seed: int | str | None = None,
     ) -> None:
-        self.rules = get_rules(rules)
         if dealer not in (0, 1) or isinstance(dealer, bool):
             raise GinRummyError(f"the dealer is seat 0 or 1, not {dealer!r}")
         if deck is None:
@@ -227,27 +183,53 @@ class Hand:
                     f"a deck must hold each of the 52 cards once; got {len(order)} cards, "
                     f"{len(set(order))} different"
                 )
-        self.dealer = dealer
-        self.deck = tuple(Card(c) for c in order)
         h0, h1, up, stock = deal_order(order, dealer)
+        self._blank(get_rules(rules), dealer, Card(up))
+        self.deck = tuple(Card(c) for c in order)
         self.hands = [h0, h1]
-        self.stock = stock[::-1]  # top of the stock is the end of the list
+        self.stock = stock
         self.discard_pile = [up]
-        self.upcard = Card(up)
+
+    def _blank(self, rules: RuleSet, dealer: int, upcard: Card, *, lean: bool = False) -> None:
+        """Set every slot: the opening position of a hand dealt ``upcard`` with no cards
+        anywhere yet (the one initialiser; the constructors fill in the cards)."""
+        self.rules = rules
+        self.dealer = dealer
+        self.deck = ()
+        self.hands = [0, 0]
+        self.stock = []
+        self.discard_pile = []
         self.to_play = 1 - dealer
         self.phase = OPENING
         self.taken = -1
         self.drawn = -1
-        self.knock_limit = self.rules.knock_limit_for(up)
-        self.multiplier = self.rules.multiplier_for(up)
-        self.history = []
+        self.upcard = upcard
+        self.knock_limit = rules.knock_limit_for(upcard)
+        self.multiplier = rules.multiplier_for(upcard)
         self.result = None
+        self.lean = lean
+        self.history = []
         self._undo = []
-        self._public = [[], []]
-        self._took = [[], []]
-        self._passed = [[], []]
-        self._discards = [[], []]
+        self._logs = (_SeatLog(), _SeatLog())
         self._known = [0, 0]
+
+    def _copy_position(self, lean: bool) -> Hand:
+        """A new hand at this position: the cards, the turn and what is known to be held."""
+        other = Hand.__new__(Hand)
+        other._blank(self.rules, self.dealer, self.upcard, lean=lean)
+        other.deck = self.deck
+        other.hands = self.hands[:]
+        other.stock = self.stock[:]
+        other.discard_pile = self.discard_pile[:]
+        other.to_play = self.to_play
+        other.phase = self.phase
+        other.taken = self.taken
+        other.drawn = self.drawn
+        other.knock_limit = self.knock_limit
+        other.multiplier = self.multiplier
+        other.result = self.result
+        other._known = self._known[:]
+        return other
 
     # ---------------------------------------------------------------------------------------
     # Reading the state.
@@ -277,35 +259,77 @@ class Hand:
         """Every move played so far, in order, as text."""
         return [e.text for e in self.history]
 
+    def known_to_hold(self, seat: int) -> int:
+        """The mask of cards ``seat`` is known (by the other seat) to hold: taken from the
+        discard pile and not thrown back. Kept in lean hands too (playouts read it)."""
+        return self._known[seat]
+
+    def knowledge(self, seat: int) -> SeatKnowledge:
+        """What ``seat`` knows of the play so far (before the hand ends: the opponent's draws
+        and knock discard stay hidden). Equals ``SeatKnowledge.rebuild(history, seat, False)``."""
+        if self.lean:
+            raise GinRummyError("a lean hand (a playout's copy) keeps no seat knowledge")
+        log = self._logs[seat]
+        return SeatKnowledge(
+            tuple(log.seen),
+            tuple(log.took),
+            tuple(log.passed),
+            tuple(log.discards),
+            self._known[1 - seat],
+        )
+
     def view(self, seat: int) -> PlayerView:
-        """What ``seat`` knows now (see :class:`ginrummy.view.PlayerView`)."""
-        return PlayerView.of(self, seat)
+        """What ``seat`` knows now (see :class:`ginrummy.view.PlayerView`): the only place a
+        hand's facts are copied out for a seat; the view keeps no reference to the hand."""
+        if seat not in (0, 1):
+            raise ValueError(f"a seat is 0 or 1, not {seat!r}")
+        over = self.phase == OVER
+        opponent = 1 - seat
+        knows = (
+            SeatKnowledge.rebuild(self.history, seat, True) if over else self.knowledge(seat)
+        )
+        to_play = self.to_play
+        mine = to_play == seat
+        return PlayerView(
+            seat=seat,
+            rules=self.rules,
+            dealer=self.dealer,
+            phase=self.phase,
+            to_play=to_play,
+            hand_mask=self.hands[seat],
+            discard_pile=tuple(Card(c) for c in self.discard_pile),
+            stock_count=len(self.stock),
+            upcard=self.upcard,
+            knock_limit=self.knock_limit,
+            multiplier=self.multiplier,
+            taken=Card(self.taken) if self.taken >= 0 and mine else None,
+            drawn=Card(self.drawn) if self.drawn >= 0 and mine else None,
+            opponent_card_count=self.hands[opponent].bit_count(),
+            opponent_known_mask=knows.opponent_known,
+            opponent_took=knows.opponent_took,
+            opponent_passed=knows.opponent_passed,
+            opponent_discards=knows.opponent_discards,
+            history=knows.history,
+            legal_moves=tuple(m.text for m in self.legal_moves()) if mine and not over else (),
+            result=self.result if over else None,
+            opponent_hand_mask=self.hands[opponent] if over else None,
+        )
 
     def copy(self) -> Hand:
-        """An independent copy for search (history and undo stack shared structurally)."""
-        other = Hand.__new__(Hand)
-        other.rules = self.rules
-        other.dealer = self.dealer
-        other.deck = self.deck
-        other.hands = self.hands[:]
-        other.stock = self.stock[:]
-        other.discard_pile = self.discard_pile[:]
-        other.to_play = self.to_play
-        other.phase = self.phase
-        other.taken = self.taken
-        other.drawn = self.drawn
-        other.upcard = self.upcard
-        other.knock_limit = self.knock_limit
-        other.multiplier = self.multiplier
+        """An independent copy, history, undo stack and seat knowledge included."""
+        if self.lean:
+            return self.lean_copy()
+        other = self._copy_position(lean=False)
         other.history = self.history[:]
-        other.result = self.result
         other._undo = self._undo[:]
-        other._public = [self._public[0][:], self._public[1][:]]
-        other._took = [self._took[0][:], self._took[1][:]]
-        other._passed = [self._passed[0][:], self._passed[1][:]]
-        other._discards = [self._discards[0][:], self._discards[1][:]]
-        other._known = self._known[:]
+        other._logs = (self._logs[0].copy(), self._logs[1].copy())
         return other
+
+    def lean_copy(self) -> Hand:
+        """A copy at this position for a playout: it plays on by the same rules, through the
+        same ``apply_*`` methods, but keeps no history, undo stack or seat knowledge (only
+        :meth:`known_to_hold`), so it cannot be undone or viewed."""
+        return self._copy_position(lean=True)
 
     @classmethod
     def determinize(
@@ -315,10 +339,10 @@ class Hand:
 
         For search by a computer player: ``opponent_mask`` is a guess at the opponent's whole
         hand (it must hold every card the view knows the opponent has, and have as many cards
-        as the opponent holds) and ``stock`` a guess at the stock, top card first; together
-        they must use exactly the cards the view has not seen. Everything else comes from the
-        view, so ``determinize(view, ...).view(view.seat) == view`` (scores and hand number
-        aside, which belong to the match).
+        as the opponent holds) and ``stock`` a guess at the stock, top card first like
+        :attr:`stock`; together they must use exactly the cards the view has not seen.
+        Everything else comes from the view, so ``determinize(view, ...).view(view.seat) ==
+        view`` (scores and hand number aside, which belong to the match).
 
         The result plays on from the view's position like any hand; its past is only what the
         view knew: moves before it cannot be undone, the opponent's stock draws carry no card,
@@ -361,36 +385,27 @@ class Hand:
                 "the opponent's hidden cards and the stock must be exactly the unseen cards"
             )
         hand = cls.__new__(cls)
-        hand.rules = view.rules
-        hand.dealer = view.dealer
-        hand.deck = ()
+        hand._blank(view.rules, view.dealer, view.upcard)
         hands = [0, 0]
         hands[seat] = view.hand_mask
         hands[opponent] = opponent_mask
         hand.hands = hands
-        hand.stock = stock_cards[::-1]
+        hand.stock = stock_cards
         hand.discard_pile = [int(c) for c in view.discard_pile]
         hand.to_play = view.to_play
         hand.phase = view.phase
-        hand.upcard = view.upcard
         hand.knock_limit = view.knock_limit
         hand.multiplier = view.multiplier
-        hand.result = None
-        hand._undo = []
-        hand.history = []
-        hand._public = [[], []]
-        hand._took = [[], []]
-        hand._passed = [[], []]
-        hand._discards = [[], []]
-        hand._known = [0, 0]
         for e in view.history:
-            text = e.kind if e.card is None or e.kind != "discard" else _DISCARD_TEXT[e.card]
-            hand._record(Event(e.seat, e.kind, e.card, text))
+            move = Move.discard(e.card) if e.kind == "discard" and e.card is not None else (
+                Move.parse(e.kind)
+            )
+            hand._record(Event(e.seat, move, e.card))
         # The hidden cards in the history are unknown, whoever looks: keep the view's record.
-        hand._public[seat] = list(view.history)
+        hand._logs[seat].seen = list(view.history)
+        hand._known[opponent] = known
+        hand._known[seat] = SeatKnowledge.rebuild(view.history, opponent, False).opponent_known
         last = view.history[-1] if view.history else None
-        hand.taken = -1
-        hand.drawn = -1
         if view.phase in (DISCARD, LAST_CHANCE_KNOCK) and last is not None:
             if last.kind == "take" and last.card is not None:
                 hand.taken = int(last.card)
@@ -399,166 +414,193 @@ class Hand:
         return hand
 
     # ---------------------------------------------------------------------------------------
-    # Legal moves.
+    # Legal moves and checking.
 
-    def _knock_discards(self, mask: int) -> list[int]:
-        """Cards whose discard leaves deadwood within the knock limit (never the taken card)."""
-        limit = self.knock_limit
-        taken = self.taken
-        return [c for c, dw in discard_deadwoods(mask) if dw <= limit and c != taken]
-
-    def _can_big_gin(self, mask: int) -> bool:
-        return self.rules.big_gin and mask.bit_count() == 11 and min_deadwood(mask) == 0
-
-    def legal_moves(self) -> list[str]:
-        """Every legal move for the seat to play, as text (empty once the hand is over).
+    def legal_moves(self) -> list[Move]:
+        """Every legal move for the seat to play (empty once the hand is over); each is a
+        :class:`~ginrummy.move.Move`, so it also compares equal to its text.
 
         Knocks are listed once per discard in their default form; a declared arrangement
         (``knock 7h with ...``) is a variant of a listed knock.
         """
-        phase = self.phase
-        if phase == DISCARD:
-            mask = self.hands[self.to_play]
-            taken = self.taken
-            out = [_DISCARD_TEXT[c] for c in cards_of_mask(mask) if c != taken]
-            knock_text = _KNOCK_TEXT
-            out.extend(knock_text[c] for c in self._knock_discards(mask))
-            if self._can_big_gin(mask):
-                out.append("big gin")
-            return out
-        if phase == DRAW:
-            return ["take", "draw"]
-        if phase == OPENING:
-            return ["take", "pass"]
-        if phase == OPENING_DRAW:
-            return ["draw"]
-        if phase == LAST_CHANCE:
-            return ["take", "pass"] if self._last_chance_usable() else ["pass"]
-        if phase == LAST_CHANCE_KNOCK:
-            mask = self.hands[self.to_play]
-            out = [_KNOCK_TEXT[c] for c in self._knock_discards(mask)]
-            if self._can_big_gin(mask):
-                out.append("big gin")
-            return out
-        return []
+        pile = self.discard_pile
+        return legal_moves(
+            self.phase,
+            self.hands[self.to_play],
+            pile[-1] if pile else -1,
+            self.taken,
+            self.knock_limit,
+            self.rules,
+        )
 
-    def _last_chance_usable(self) -> bool:
-        top = self.discard_pile[-1]
-        mask = self.hands[self.to_play] | 1 << top
-        if self._can_big_gin(mask):
-            return True
-        limit = self.knock_limit
-        return any(dw <= limit and c != top for c, dw in discard_deadwoods(mask))
+    def verify(self, move: str | Move) -> Move:
+        """The move, parsed, if the seat to play may make it now; otherwise raise
+        :class:`IllegalMoveError` with the engine's sentence (the hand is not changed).
+        Text that is not a move at all raises :class:`~ginrummy.move.InvalidMoveError`."""
+        parsed = Move.parse(move)
+        pile = self.discard_pile
+        verify_move(
+            parsed,
+            self.phase,
+            self.hands[self.to_play],
+            pile[-1] if pile else -1,
+            self.taken,
+            self.knock_limit,
+            self.rules,
+        )
+        return parsed
 
-    def is_legal(self, move: str) -> bool:
-        """True when ``play(move)`` would be accepted."""
+    def can_play(self, move: str | Move) -> bool:
+        """True when :meth:`play` would accept ``move``."""
         try:
-            self._check(move)
+            self.verify(move)
         except IllegalMoveError:
             return False
         return True
 
+    #: The older name of :meth:`can_play`.
+    is_legal = can_play
+
     # ---------------------------------------------------------------------------------------
-    # Checking and playing moves.
+    # Playing moves.
 
-    def _check(self, move: str) -> tuple[int, int, list[int] | None]:
-        """Parse and verify ``move``; raise IllegalMoveError with a player's sentence if not."""
-        kind, card, melds = parse_move(move)
-        phase = self.phase
-        if phase == OVER:
-            raise IllegalMoveError("The hand is over; no more moves.")
-        name = _KIND_NAMES[kind]
-        if phase == OPENING:
-            if kind not in (TAKE, PASS):
-                raise IllegalMoveError(
-                    f"First take or pass the upcard {self.upcard}; you cannot {name} yet."
-                )
-            return kind, card, melds
-        if phase == OPENING_DRAW:
-            if kind != DRAW_STOCK:
-                raise IllegalMoveError(
-                    "Both players passed the upcard, so you must draw from the stock."
-                )
-            return kind, card, melds
-        if phase == DRAW:
-            if kind not in (TAKE, DRAW_STOCK):
-                raise IllegalMoveError(
-                    f"Draw first: take the {self.discard_pile[-1]} or draw from the stock."
-                )
-            return kind, card, melds
-        if phase == LAST_CHANCE:
-            if kind == PASS:
-                return kind, card, melds
-            if kind != TAKE:
-                raise IllegalMoveError(
-                    "The stock is down to two cards: take the last discard to knock, or pass."
-                )
-            if not self._last_chance_usable():
-                raise IllegalMoveError(
-                    f"You may take the {self.discard_pile[-1]} now only to knock or go gin, "
-                    "and it would not let you."
-                )
-            return kind, card, melds
-        # DISCARD or LAST_CHANCE_KNOCK.
-        mask = self.hands[self.to_play]
-        if kind == BIG_GIN:
-            if not self.rules.big_gin:
-                raise IllegalMoveError(f"Big gin is not played under {self.rules.describe()}.")
-            if min_deadwood(mask) != 0:
-                raise IllegalMoveError("Big gin needs all eleven cards in melds.")
-            return kind, card, melds
-        if kind not in (DISCARD_CARD, KNOCK):
-            raise IllegalMoveError(f"You have drawn; now discard a card or knock, not {name}.")
-        if phase == LAST_CHANCE_KNOCK and kind == DISCARD_CARD:
-            raise IllegalMoveError(
-                "You took the last discard, so you must knock (or go gin) now."
-            )
-        if not mask >> card & 1:
-            raise IllegalMoveError(f"You do not hold the {Card(card)}.")
-        if card == self.taken:
-            raise IllegalMoveError(
-                f"You took the {Card(card)} from the discard pile this turn; "
-                "discard a different card."
-            )
-        if kind == KNOCK:
-            rest = mask & ~(1 << card)
-            if melds is None:
-                dw = min_deadwood(rest)
-                if dw > self.knock_limit:
-                    raise IllegalMoveError(self._limit_message(dw, card))
-            else:
-                # Full check of the declared melds (raises IllegalMoveError).
-                settle(
-                    rest,
-                    self.hands[1 - self.to_play],
-                    self.rules,
-                    knock_limit=self.knock_limit,
-                    melds=melds,
-                )
-        return kind, card, melds
+    def play(self, move: str | Move) -> Move:
+        """Verify and play one move for the seat to play; returns the move as played."""
+        parsed = self.verify(move)
+        self._apply(parsed)
+        return parsed
 
-    def _limit_message(self, dw: int, card: int) -> str:
-        if self.knock_limit == 0:
-            return (
-                f"Only gin is allowed this hand (the first upcard was an ace); discarding the "
-                f"{Card(card)} leaves {dw} deadwood."
-            )
-        return (
-            f"You cannot knock: discarding the {Card(card)} leaves {dw} deadwood and the "
-            f"knock limit is {self.knock_limit}."
-        )
+    def _apply(self, move: Move) -> None:
+        """Play a verified move through the ``apply_*`` method of its kind."""
+        code = move.code
+        if code == DRAW_MOVE:
+            self.apply_draw()
+        elif code == DISCARD_MOVE:
+            assert move.card is not None
+            self.apply_discard(int(move.card))
+        elif code == TAKE:
+            self.apply_take()
+        elif code == PASS:
+            self.apply_pass()
+        elif code == KNOCK:
+            assert move.card is not None
+            self.apply_knock(int(move.card), move.meld_masks)
+        else:
+            assert code == BIG_GIN
+            self.apply_big_gin()
 
-    def play(self, move: str) -> None:
-        """Check and play one move for the seat to play."""
-        kind, card, melds = self._check(move)
-        self._apply(kind, card, melds)
+    # One method per kind of move, each the only place its rules are carried out. They do not
+    # check: call them with a move that is legal now (from legal_moves, or after verify).
 
-    def _apply(self, kind: int, card: int, melds: list[int] | None) -> None:
+    def apply_draw(self) -> None:
+        """Draw the top card of the stock (draw, or opening_draw after two passes)."""
+        if not self.lean:
+            self._save()
         seat = self.to_play
+        card = self.stock.pop(0)
+        self.hands[seat] |= 1 << card
+        self.drawn = card
+        self.taken = -1
+        self.phase = DISCARD
+        if not self.lean:
+            self._record(Event(seat, _DRAW, Card(card)))
+
+    def apply_take(self) -> None:
+        """Take the top discard (the upcard in the opening; the last discard in the
+        last-discard chance, after which the seat must knock)."""
+        if not self.lean:
+            self._save()
+        seat = self.to_play
+        card = self.discard_pile.pop()
+        self.hands[seat] |= 1 << card
+        self._known[seat] |= 1 << card
+        self.taken = card
+        self.drawn = -1
+        self.phase = LAST_CHANCE_KNOCK if self.phase == LAST_CHANCE else DISCARD
+        if not self.lean:
+            self._record(Event(seat, _TAKE, Card(card)))
+
+    def apply_pass(self) -> None:
+        """Pass the upcard offer (non-dealer, then dealer; after both the non-dealer draws), or
+        the last-discard chance (the hand is cancelled)."""
+        if not self.lean:
+            self._save()
+            self._record(Event(self.to_play, _PASS, Card(self.discard_pile[-1])))
+        if self.phase == LAST_CHANCE:
+            self._finish(HandResult.cancelled(self.knock_limit, self.multiplier))
+        elif self.to_play != self.dealer:
+            self.to_play = self.dealer
+        else:
+            self.to_play = 1 - self.dealer
+            self.phase = OPENING_DRAW
+
+    def apply_discard(self, card: int) -> None:
+        """Discard ``card``; the turn passes, unless the stock is down to its floor: then the
+        hand is cancelled, or the other seat gets the last-discard chance."""
+        if not self.lean:
+            self._save()
+        seat = self.to_play
+        self.hands[seat] &= ~(1 << card)
+        self._known[seat] &= ~(1 << card)
+        self.discard_pile.append(card)
+        if not self.lean:
+            self._record(Event(seat, Move.discard(card), Card(card)))
+        self.taken = -1
+        self.drawn = -1
+        self.to_play = 1 - seat
+        if len(self.stock) <= STOCK_FLOOR:
+            if self.rules.last_discard_chance:
+                self.phase = LAST_CHANCE
+            else:
+                self._finish(HandResult.cancelled(self.knock_limit, self.multiplier))
+        else:
+            self.phase = DRAW
+
+    def apply_knock(self, card: int, melds: Sequence[int] | None = None) -> None:
+        """Discard ``card`` face down and knock (gin when nothing is left over), laying down
+        ``melds`` (masks) or the engine's arrangement; the hand is scored and over."""
+        if not self.lean:
+            self._save()
+        seat = self.to_play
+        rest = self.hands[seat] & ~(1 << card)
+        result = settle(
+            rest,
+            self.hands[1 - seat],
+            self.rules,
+            knock_limit=self.knock_limit,
+            multiplier=self.multiplier,
+            melds=melds,
+            knocker_seat=seat,
+            knock_discard=card,
+        )
+        self.hands[seat] = rest
+        if not self.lean:
+            move = Move.knock(card, tuple(melds) if melds is not None else None)
+            self._record(Event(seat, move, Card(card)))
+        self._finish(result)
+
+    def apply_big_gin(self) -> None:
+        """Lay down all eleven cards in melds; the hand is scored and over."""
+        if not self.lean:
+            self._save()
+        seat = self.to_play
+        result = settle(
+            self.hands[seat],
+            self.hands[1 - seat],
+            self.rules,
+            knock_limit=self.knock_limit,
+            multiplier=self.multiplier,
+            knocker_seat=seat,
+        )
+        if not self.lean:
+            self._record(Event(seat, _BIG_GIN, None))
+        self._finish(result)
+
+    def _save(self) -> None:
+        """Push what the next move changes onto the undo stack."""
         self._undo.append(
-            (
-                self.hands[0],
-                self.hands[1],
+            _Snapshot(
+                (self.hands[0], self.hands[1]),
                 len(self.stock),
                 tuple(self.discard_pile),
                 self.to_play,
@@ -566,98 +608,29 @@ class Hand:
                 self.taken,
                 self.drawn,
                 self.result,
-                self._known[0],
-                self._known[1],
+                (self._known[0], self._known[1]),
             )
         )
-        phase = self.phase
-        if kind == DRAW_STOCK:
-            c = self.stock.pop()
-            self.hands[seat] |= 1 << c
-            self.drawn = c
-            self.taken = -1
-            self.phase = DISCARD
-            self._record(Event(seat, "draw", Card(c), "draw"))
-        elif kind == TAKE:
-            c = self.discard_pile.pop()
-            self.hands[seat] |= 1 << c
-            self.taken = c
-            self.drawn = -1
-            self.phase = LAST_CHANCE_KNOCK if phase == LAST_CHANCE else DISCARD
-            self._record(Event(seat, "take", Card(c), "take"))
-        elif kind == PASS:
-            self._record(Event(seat, "pass", Card(self.discard_pile[-1]), "pass"))
-            if phase == LAST_CHANCE:
-                self._finish(HandResult.cancelled(self.knock_limit, self.multiplier))
-            elif seat != self.dealer:
-                self.to_play = self.dealer
-            else:
-                self.to_play = 1 - self.dealer
-                self.phase = OPENING_DRAW
-        elif kind == DISCARD_CARD:
-            self.hands[seat] &= ~(1 << card)
-            self.discard_pile.append(card)
-            self._record(Event(seat, "discard", Card(card), _DISCARD_TEXT[card]))
-            self.taken = -1
-            self.drawn = -1
-            self.to_play = 1 - seat
-            if len(self.stock) <= STOCK_FLOOR:
-                if self.rules.last_discard_chance:
-                    self.phase = LAST_CHANCE
-                else:
-                    self._finish(HandResult.cancelled(self.knock_limit, self.multiplier))
-            else:
-                self.phase = DRAW
-        elif kind == KNOCK:
-            rest = self.hands[seat] & ~(1 << card)
-            text = _KNOCK_TEXT[card]
-            if melds is not None:
-                text += " with " + " ".join(mask_text(m) for m in melds)
-            result = settle(
-                rest,
-                self.hands[1 - seat],
-                self.rules,
-                knock_limit=self.knock_limit,
-                multiplier=self.multiplier,
-                melds=melds,
-                knocker_seat=seat,
-                knock_discard=card,
-            )
-            self.hands[seat] = rest
-            self._record(Event(seat, "knock", Card(card), text))
-            self._finish(result)
-        else:  # BIG_GIN
-            result = settle(
-                self.hands[seat],
-                self.hands[1 - seat],
-                self.rules,
-                knock_limit=self.knock_limit,
-                multiplier=self.multiplier,
-                knocker_seat=seat,
-            )
-            self._record(Event(seat, "big gin", None, "big gin"))
-            self._finish(result)
 
     def _record(self, event: Event) -> None:
         """Append ``event`` to the history and to what each seat has seen of it."""
         self.history.append(event)
         seat = event.seat
         card = event.card
-        mine = PublicEvent(seat, event.kind, card)
-        hidden = event.kind == "draw" or event.kind == "knock"
-        self._public[seat].append(mine)
-        self._public[1 - seat].append(PublicEvent(seat, event.kind, None) if hidden else mine)
+        kind = event.kind
+        mine = PublicEvent(seat, kind, card)
+        hidden = kind == "draw" or kind == "knock"
+        self._logs[seat].seen.append(mine)
+        other = self._logs[1 - seat]
+        other.seen.append(PublicEvent(seat, kind, None) if hidden else mine)
         if card is None:
             return
-        kind = event.kind
         if kind == "take":
-            self._took[seat].append(card)
-            self._known[seat] |= 1 << card
+            other.took.append(card)
         elif kind == "pass":
-            self._passed[seat].append(card)
+            other.passed.append(card)
         elif kind == "discard":
-            self._discards[seat].append(card)
-            self._known[seat] &= ~(1 << card)
+            other.discards.append(card)
 
     def _finish(self, result: HandResult) -> None:
         self.result = result
@@ -665,34 +638,33 @@ class Hand:
         self.taken = -1
         self.drawn = -1
 
-    def undo(self) -> str:
-        """Take back the last move and return its text (for search and for review)."""
+    def undo(self) -> Move:
+        """Take back the last move and return it (for search and for review)."""
         if not self._undo:
             raise IllegalMoveError("There is no move to take back.")
-        (h0, h1, stock_len, pile, to_play, phase, taken, drawn, result, known0, known1) = (
-            self._undo.pop()
-        )
+        before = self._undo.pop()
         event = self.history.pop()
-        self._public[0].pop()
-        self._public[1].pop()
+        self._logs[0].seen.pop()
+        self._logs[1].seen.pop()
+        other = self._logs[1 - event.seat]
         if event.kind == "take":
-            self._took[event.seat].pop()
+            other.took.pop()
         elif event.kind == "pass":
-            self._passed[event.seat].pop()
+            other.passed.pop()
         elif event.kind == "discard":
-            self._discards[event.seat].pop()
-        self._known = [known0, known1]
-        if len(self.stock) < stock_len:
+            other.discards.pop()
+        if len(self.stock) < before.stock_count:
             assert event.card is not None
-            self.stock.append(int(event.card))
-        self.hands = [h0, h1]
-        self.discard_pile = list(pile)
-        self.to_play = to_play
-        self.phase = phase
-        self.taken = taken
-        self.drawn = drawn
-        self.result = result
-        return event.text
+            self.stock.insert(0, int(event.card))
+        self.hands = list(before.hands)
+        self.discard_pile = list(before.discard_pile)
+        self.to_play = before.to_play
+        self.phase = before.phase
+        self.taken = before.taken
+        self.drawn = before.drawn
+        self.result = before.result
+        self._known = list(before.known)
+        return event.move
 
     # ---------------------------------------------------------------------------------------
     # Display.

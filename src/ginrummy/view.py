@@ -9,68 +9,29 @@ given a view cannot reach anything else: there is no reference back to the hand.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from .cards import FULL_DECK, Card, CardSet, cards_of_mask
+from .errors import IllegalMoveError
+from .events import OVER, Phase, PublicEvent, SeatKnowledge
+from .legal import verify_move
 from .melds import Arrangement, best_arrangement, min_deadwood
+from .move import Move
 from .rules import RuleSet
 from .settle import HandResult
 
-if TYPE_CHECKING:
-    from .hand import Event, Hand, Phase
-
-__all__ = ["PlayerView", "PublicEvent", "public_facts"]
-
-
-@dataclass(frozen=True)
-class PublicEvent:
-    """A move as one seat saw it: ``card`` is ``None`` where the card was hidden from it
-    (the opponent's stock draws, and a knock discard until the hand is over)."""
-
-    seat: int
-    kind: str
-    card: Card | None
-
-
-def public_facts(
-    events: Iterable[Event], seat: int, over: bool
-) -> tuple[
-    tuple[PublicEvent, ...], tuple[Card, ...], tuple[Card, ...], tuple[Card, ...], int
-]:
-    """From scratch: the history as ``seat`` saw it, the cards the opponent took, passed and
-    discarded, and the cards known to be in the opponent's hand. The hand keeps the same facts
-    move by move; this is the reference (and reveals everything once the hand is ``over``)."""
-    history: list[PublicEvent] = []
-    took: list[Card] = []
-    passed: list[Card] = []
-    discards: list[Card] = []
-    known = 0
-    for e in events:
-        mine = e.seat == seat
-        hidden = e.kind in ("draw", "knock") and not (mine or over)
-        history.append(PublicEvent(e.seat, e.kind, None if hidden else e.card))
-        if not mine and e.card is not None:
-            if e.kind == "take":
-                took.append(e.card)
-                known |= 1 << e.card
-            elif e.kind == "pass":
-                passed.append(e.card)
-            elif e.kind == "discard":
-                discards.append(e.card)
-                known &= ~(1 << e.card)
-    return tuple(history), tuple(took), tuple(passed), tuple(discards), known
+__all__ = ["PlayerView", "PublicEvent", "SeatKnowledge"]
 
 
 @dataclass(frozen=True)
 class PlayerView:
     """Exactly what ``seat`` may know at one moment of a hand (immutable).
 
+    Built by :meth:`ginrummy.hand.Hand.view`, the only place that reads a hand's hidden state.
     ``discard_pile`` runs from the bottom card to the top card. ``opponent_known`` holds the
     cards known to be in the opponent's hand: discards it took and has not thrown back.
-    ``legal_moves`` is filled when it is this seat's turn. ``result`` and ``opponent_hand``
-    appear only once the hand is over.
+    ``legal_moves`` (as plain text) is filled when it is this seat's turn. ``result`` and
+    ``opponent_hand`` appear only once the hand is over.
     """
 
     seat: int
@@ -97,48 +58,40 @@ class PlayerView:
     opponent_hand_mask: int | None = None
     scores: tuple[int, int] = (0, 0)
     hand_number: int = 1
-    extra: tuple[tuple[str, str], ...] = field(default=())
 
-    @classmethod
-    def of(cls, hand: Hand, seat: int) -> PlayerView:
-        """The view of ``seat`` in ``hand`` (the only place that reads a hand's hidden state)."""
-        if seat not in (0, 1):
-            raise ValueError(f"a seat is 0 or 1, not {seat!r}")
-        over = hand.phase == "over"
-        opponent = 1 - seat
-        if over:
-            history, took, passed, discards, known = public_facts(hand.history, seat, True)
-        else:
-            history = tuple(hand._public[seat])
-            took = tuple(hand._took[opponent])
-            passed = tuple(hand._passed[opponent])
-            discards = tuple(hand._discards[opponent])
-            known = hand._known[opponent]
-        to_play = hand.to_play
-        return cls(
-            seat=seat,
-            rules=hand.rules,
-            dealer=hand.dealer,
-            phase=hand.phase,
-            to_play=to_play,
-            hand_mask=hand.hands[seat],
-            discard_pile=tuple(Card(c) for c in hand.discard_pile),
-            stock_count=len(hand.stock),
-            upcard=hand.upcard,
-            knock_limit=hand.knock_limit,
-            multiplier=hand.multiplier,
-            taken=Card(hand.taken) if hand.taken >= 0 and to_play == seat else None,
-            drawn=Card(hand.drawn) if hand.drawn >= 0 and to_play == seat else None,
-            opponent_card_count=hand.hands[opponent].bit_count(),
-            opponent_known_mask=known,
-            opponent_took=took,
-            opponent_passed=passed,
-            opponent_discards=discards,
-            history=history,
-            legal_moves=tuple(hand.legal_moves()) if to_play == seat and not over else (),
-            result=hand.result if over else None,
-            opponent_hand_mask=hand.hands[opponent] if over else None,
+    # Checking a move from the seat's side: the engine's own checks and sentences.
+
+    def verify(self, move: str | Move) -> Move:
+        """The move, parsed, if this seat may make it now; otherwise raise
+        :class:`~ginrummy.errors.IllegalMoveError` with the sentence the hand itself would give
+        (:func:`ginrummy.legal.verify_move` on the facts this seat knows), or "It is not your
+        turn." when the other seat is to play."""
+        parsed = Move.parse(move)
+        if self.phase != OVER and self.to_play != self.seat:
+            raise IllegalMoveError("It is not your turn.")
+        top = self.discard_pile[-1] if self.discard_pile else -1
+        taken = -1 if self.taken is None else int(self.taken)
+        verify_move(
+            parsed, self.phase, self.hand_mask, int(top), taken, self.knock_limit, self.rules
         )
+        return parsed
+
+    def can_play(self, move: str | Move) -> bool:
+        """True when :meth:`verify` accepts ``move``."""
+        try:
+            self.verify(move)
+        except IllegalMoveError:
+            return False
+        return True
+
+    def refusal(self, move: str | Move) -> str | None:
+        """The engine's sentence for why this seat may not make ``move`` now, or ``None`` when
+        it may."""
+        try:
+            self.verify(move)
+        except IllegalMoveError as exc:
+            return str(exc)
+        return None
 
     # Derived facts, all computed from the fields above.
 
@@ -177,7 +130,7 @@ class PlayerView:
 
     @property
     def my_turn(self) -> bool:
-        return self.to_play == self.seat and self.phase != "over"
+        return self.to_play == self.seat and self.phase != OVER
 
     @property
     def deadwood(self) -> int:

@@ -98,7 +98,7 @@ def _check_proof(lesson: Lesson, position: Position, where: str) -> None:
             raise InvalidSituationError(f"{where}: least-deadwood needs a discard to choose")
         after = {m: min_deadwood(mask & ~(1 << card)) for m, card in carded.items()}
         least = min(after.values())
-        best = {m for m, dw in after.items() if dw == least}
+        best: set[str] = {m for m, dw in after.items() if dw == least}
         if not answers <= best or not {m for m in best if Move.parse(m).code == DISCARD} <= answers:
             raise InvalidSituationError(
                 f"{where}: the moves that leave the least deadwood ({least}) are "

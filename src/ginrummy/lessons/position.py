@@ -190,7 +190,7 @@ class Position:
 
     @property
     def legal_moves(self) -> list[str]:
-        return self.match().hand.legal_moves()
+        return list[str](self.match().hand.legal_moves())
 
     def opponent_mask(self) -> int:
         """The opponent's cards here: shown only after the learner has answered."""

@@ -2,11 +2,11 @@
 
 The ``expert`` player and the coach judge a move by playing the hand out many times from
 positions where the hidden cards have been guessed (:meth:`ginrummy.hand.Hand.determinize`).
-A playout must be cheap, so it does not go through :meth:`Hand.play` and views: it runs the
-same rules on the hand's masks and lists (:func:`playout`), and scores the ending with the
-engine's own :func:`ginrummy.settle.settle`, so layoffs, undercuts and bonuses are exactly the
-engine's. Tests replay recorded playouts move by move through :class:`~ginrummy.hand.Hand` to
-check that the two never disagree.
+A playout must be cheap, so it does not verify moves or build views: the policy picks a legal
+move and the hand's own ``apply_*`` method for that kind of move carries it out on a lean copy
+(:meth:`~ginrummy.hand.Hand.lean_copy`: no history, undo or seat knowledge), so the rules
+(opening passes, the stock floor, the last-discard chance, big gin) and the scoring are exactly
+the engine's. Tests replay recorded playouts move by move through :meth:`Hand.play` as well.
 
 The policy (:class:`PlayoutPolicy`) is a greedy one in the spirit of ``simple``: take the top
 discard when it joins a meld and lowers the deadwood, discard the card leaving the least
@@ -23,10 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..cards import CARD_TEXT
-from ..hand import STOCK_FLOOR, Hand
+from ..events import DRAW, LAST_CHANCE, LAST_CHANCE_KNOCK, OPENING, OPENING_DRAW, OVER
+from ..hand import Hand
 from ..melds import discard_deadwoods, min_deadwood
-from ..rules import RuleSet
-from ..settle import settle
 from .knowledge import feeds_known_meld, meld_neighbours
 from .simple import melds_with
 
@@ -128,142 +127,96 @@ def playout_hand(
     hand: Hand, policy: PlayoutPolicy, record: list[str] | None = None
 ) -> tuple[int | None, int]:
     """Play ``hand`` (not changed) to its end: ``(winner seat or None, points)``."""
-    return playout(
-        hand.rules,
-        list(hand.hands),
-        list(hand.stock),
-        list(hand.discard_pile),
-        dealer=hand.dealer,
-        to_play=hand.to_play,
-        phase=hand.phase,
-        taken=hand.taken,
-        knock_limit=hand.knock_limit,
-        multiplier=hand.multiplier,
-        policy=policy,
-        record=record,
-        known=(hand._known[0], hand._known[1]),
-    )
+    return playout(hand.lean_copy(), policy, record)
 
 
 def playout(
-    rules: RuleSet,
-    hands: list[int],
-    stock: list[int],
-    pile: list[int],
-    *,
-    dealer: int,
-    to_play: int,
-    phase: str,
-    taken: int,
-    knock_limit: int,
-    multiplier: int,
-    policy: PlayoutPolicy,
-    record: list[str] | None = None,
-    known: tuple[int, int] = (0, 0),
+    hand: Hand, policy: PlayoutPolicy, record: list[str] | None = None
 ) -> tuple[int | None, int]:
-    """Play a position to the end by the policy; ``hands``, ``stock`` (top card last) and
-    ``pile`` are consumed. Returns ``(winner seat or None when cancelled, points)``.
+    """Play ``hand`` to the end by the policy, through the hand's own ``apply_*`` rules (pass
+    a :meth:`~ginrummy.hand.Hand.lean_copy`: the hand is consumed). Returns ``(winner seat or
+    None when cancelled, points)``.
 
-    ``known``: the cards each seat is known to hold (picked up from the pile, not thrown
-    back). ``record``, when given, receives every move in engine notation (for checking).
+    ``record``, when given, receives every move in engine notation (for checking).
     """
-    held = list(known)
+    knock_limit = hand.knock_limit
     thresholds = (
         min(policy.knock_threshold[0], knock_limit),
         min(policy.knock_threshold[1], knock_limit),
     )
     keep_pairs = policy.keep_pairs
     feed = policy.feed
-    big_gin = rules.big_gin
-    seat = to_play
+    big_gin = hand.rules.big_gin
+    hands = hand.hands
     steps = 0
+    # One pass of the loop is one seat's turn: its draw (or opening pass) and its discard.
     while True:
         steps += 1
         if steps > MAX_STEPS:
             return None, 0
-        if phase == "draw" or phase == "opening":
-            top = pile[-1]
+        phase = hand.phase
+        seat = hand.to_play
+        if phase in (DRAW, OPENING):
+            top = hand.discard_pile[-1]
             mask = hands[seat]
             if melds_with(mask, top) and _improves(mask, top):
-                pile.pop()
-                hands[seat] = mask | 1 << top
-                held[seat] |= 1 << top
-                taken = top
-                phase = "discard"
+                hand.apply_take()
                 if record is not None:
                     record.append("take")
-            elif phase == "draw":
-                phase = "stock"
+            elif phase == DRAW:
+                hand.apply_draw()
+                if record is not None:
+                    record.append("draw")
             else:
+                hand.apply_pass()
                 if record is not None:
                     record.append("pass")
-                if seat != dealer:
-                    seat = dealer
-                else:
-                    seat = 1 - dealer
-                    phase = "stock"
                 continue
-        if phase == "stock" or phase == "opening_draw":
-            card = stock.pop()
-            hands[seat] |= 1 << card
-            taken = -1
-            phase = "discard"
+        elif phase == OPENING_DRAW:
+            hand.apply_draw()
             if record is not None:
                 record.append("draw")
-        if phase == "last_chance":
-            top = pile[-1]
+        elif phase == LAST_CHANCE:
+            top = hand.discard_pile[-1]
             mask = hands[seat] | 1 << top
             _, dw = _best_discard(mask, top)
             gin_all = big_gin and min_deadwood(mask) == 0
             if not gin_all and dw > thresholds[seat]:
+                hand.apply_pass()
                 if record is not None:
                     record.append("pass")
                 return None, 0
-            pile.pop()
-            hands[seat] = mask
-            held[seat] |= 1 << top
-            taken = top
-            phase = "last_chance_knock"
+            hand.apply_take()
             if record is not None:
                 record.append("take")
         # Discard (or knock) from eleven cards.
         mask = hands[seat]
         if big_gin and min_deadwood(mask) == 0:
+            hand.apply_big_gin()
             if record is not None:
                 record.append("big gin")
-            return _score(rules, mask, hands[1 - seat], seat, knock_limit, multiplier)
+            return _outcome(hand)
         keep = 0.0
         if keep_pairs:
-            keep = keep_pairs * (1 - min(1.0, max(0.0, (31 - len(stock)) / 27)))
-        card, _, low_card, low_dw = _choose_discard(mask, taken, keep, feed, held[1 - seat])
+            keep = keep_pairs * (1 - min(1.0, max(0.0, (31 - len(hand.stock)) / 27)))
+        known = hand.known_to_hold(1 - seat) if feed else 0
+        card, _, low_card, low_dw = _choose_discard(mask, hand.taken, keep, feed, known)
         # After taking the last discard the seat must knock (the take was legal only because
         # a knock is possible, so the least-deadwood discard is within the knock limit), even
         # when the take was the searched move and the seat's own threshold is lower.
-        if low_dw <= thresholds[seat] or phase == "last_chance_knock":
+        if low_dw <= thresholds[seat] or hand.phase == LAST_CHANCE_KNOCK:
+            hand.apply_knock(low_card)
             if record is not None:
                 record.append(f"knock {CARD_TEXT[low_card]}")
-            rest = mask & ~(1 << low_card)
-            return _score(rules, rest, hands[1 - seat], seat, knock_limit, multiplier)
-        hands[seat] = mask & ~(1 << card)
-        held[seat] &= ~(1 << card)
-        pile.append(card)
+            return _outcome(hand)
+        hand.apply_discard(card)
         if record is not None:
             record.append(f"discard {CARD_TEXT[card]}")
-        taken = -1
-        seat = 1 - seat
-        if len(stock) <= STOCK_FLOOR:
-            if not rules.last_discard_chance:
-                return None, 0
-            phase = "last_chance"
-        else:
-            phase = "draw"
+        if hand.phase == OVER:
+            return None, 0
 
 
-def _score(
-    rules: RuleSet, knocker: int, defender: int, seat: int, knock_limit: int, multiplier: int
-) -> tuple[int | None, int]:
-    result = settle(
-        knocker, defender, rules, knock_limit=knock_limit, multiplier=multiplier,
-        knocker_seat=seat,
-    )
+def _outcome(hand: Hand) -> tuple[int | None, int]:
+    result = hand.result
+    assert result is not None
     return result.winner_seat, result.points

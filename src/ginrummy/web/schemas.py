@@ -92,6 +92,10 @@ class CardOption(BaseModel):
     knock: bool
     gin: bool
     reason: str = Field(description="why this card cannot be discarded, or empty")
+    actions: dict[str, Action] = Field(
+        description="the discard, knock and gin buttons with this card selected: usable or "
+        "not, with what they do or the engine's sentence for why not"
+    )
 
 
 class PublicMove(BaseModel):

@@ -16,7 +16,7 @@ from ..cheatsheet import cheat_sheet
 from ..explain import explain_result
 from ..match import Match
 from ..melds import best_arrangement, discard_deadwoods
-from ..move import narrate, upcard_offer
+from ..move import Move, narrate, upcard_offer
 from ..rules import RuleSet
 from ..settle import HandResult
 from ..sheet import score_sheet
@@ -130,114 +130,98 @@ def _prompt(view: PlayerView, options: Sequence[CardOption] = ()) -> str:
     }.get(view.phase, "Your turn.")
 
 
+_BUTTONS = ("take", "pass", "draw", "discard", "knock", "gin", "big_gin")
+_TAKE, _PASS, _DRAW, _BIG_GIN = (Move.parse(m) for m in ("take", "pass", "draw", "big gin"))
+
+
+def _button(view: PlayerView, move: Move, does: str) -> Action:
+    """A button that plays ``move``: usable when the engine accepts it (``does`` says what it
+    does), otherwise disabled with the engine's own sentence for why not."""
+    why = view.refusal(move)
+    return Action(enabled=why is None, reason=does if why is None else why)
+
+
 def _actions(view: PlayerView, options: list[CardOption]) -> dict[str, Action]:
-    legal = set(view.legal_moves)
+    """The buttons before a card is selected. Every refusal is the engine's sentence
+    (:meth:`PlayerView.refusal`); only the split of a knock into the Knock and Gin buttons,
+    which the engine does not make, has sentences of its own here."""
     top = view.top_discard.symbol() if view.top_discard is not None else "top discard"
-    rules = view.rules
-    phase = view.phase
-    if phase == "over":
-        off = Action(enabled=False, reason="The hand is over.")
-        return dict.fromkeys(("take", "pass", "draw", "discard", "knock", "gin", "big_gin"), off)
-    if not view.my_turn:
-        off = Action(enabled=False, reason="Wait: it is the computer's turn.")
-        return dict.fromkeys(("take", "pass", "draw", "discard", "knock", "gin", "big_gin"), off)
-    drawn_already = "You have drawn this turn; now discard a card or knock."
-    first = f"First take or pass the upcard {top}."
-
-    def act(ok: bool, yes: str, no: str) -> Action:
-        return Action(enabled=ok, reason=yes if ok else no)
-
-    take_no = {
-        "opening_draw": "Both players passed the upcard, so you must draw from the stock.",
-        "discard": drawn_already,
-        "last_chance_knock": drawn_already,
-        "last_chance": f"You may take the {top} now only to knock or go gin, "
-        "and it would not let you.",
-    }.get(phase, "You cannot take a card now.")
-    pass_no = "You can pass only on the upcard at the start of a hand (or the last discard)."
-    draw_no = {
-        "opening": first,
-        "discard": drawn_already,
-        "last_chance_knock": drawn_already,
-        "last_chance": "The stock is down to two cards: take the last discard to knock, or pass.",
-    }.get(phase, "You cannot draw now.")
-    if phase in ("draw", "opening", "opening_draw", "last_chance"):
-        must_draw = first if phase == "opening" else f"Draw first: take the {top} or draw."
-        if phase == "last_chance":
-            must_draw = "Take the last discard or pass first."
-        discard = knock = gin = Action(enabled=False, reason=must_draw)
+    held = view.hand_cards()
+    if not view.my_turn or not held:
+        why = view.refusal(_DRAW) or "It is not your turn."
+        return dict.fromkeys(_BUTTONS, Action(enabled=False, reason=why))
+    if view.phase in ("discard", "last_chance_knock"):
+        # The card a knock would throw: the least deadwood after it, never the taken card.
+        lowest = min((o for o in options if o.card != str(view.taken)),
+                     key=lambda o: o.deadwood_after)
+        best = lowest.deadwood_after
+        knock_no = view.refusal(Move.knock(Card.parse(lowest.card)))
+        discard = (
+            Action(enabled=True, reason="Select a card, then discard it.")
+            if any(o.discard for o in options)
+            else _button(view, Move.discard(Card.parse(lowest.card)), "")
+        )
+        if any(o.knock for o in options):
+            knock = Action(enabled=True, reason="Select the card to discard face down, then knock.")
+        else:
+            knock = Action(enabled=False, reason=knock_no or (
+                "Your best discard leaves no deadwood: go gin instead."))
+        if any(o.gin for o in options):
+            gin = Action(enabled=True, reason="Select the card to discard, then go gin.")
+        else:
+            gin = Action(enabled=False, reason=knock_no or (
+                f"Gin needs every card but the discard in melds: your best discard leaves {best}."
+            ))
     else:
-        any_discard = any(o.discard for o in options)
-        best = min((o.deadwood_after for o in options), default=0)
-        discard = act(
-            any_discard,
-            "Select a card, then discard it.",
-            "You took the last discard, so you must knock or go gin now.",
-        )
-        limit = view.knock_limit
-        limit_text = (
-            "only gin is allowed this hand" if limit == 0 else f"the knock limit is {limit}"
-        )
-        knock = act(
-            any(o.knock for o in options),
-            "Select the card to discard face down, then knock.",
-            f"You cannot knock: your best discard leaves {best} deadwood and {limit_text}."
-            if best > 0 else "Your best discard leaves no deadwood: go gin instead.",
-        )
-        gin = act(
-            any(o.gin for o in options),
-            "Select the card to discard, then go gin.",
-            f"Gin needs every card but the discard in melds: your best discard leaves {best}.",
-        )
-    if not rules.big_gin:
-        big_gin = Action(enabled=False, reason=f"Big gin is not played under {rules.describe()}.")
-    else:
-        big_gin = act(
-            "big gin" in legal,
-            "Lay down all eleven cards in melds.",
-            "Big gin needs all eleven cards in melds right after you draw.",
-        )
+        # Before drawing, the engine refuses any discard or knock with the same sentence.
+        discard = knock = gin = _button(view, Move.discard(held[0]), "")
     return {
-        "take": act("take" in legal, f"Take the {top}.", take_no),
-        "pass": act("pass" in legal, f"Pass on the {top}.", pass_no),
-        "draw": act("draw" in legal, "Draw the top card of the stock.", draw_no),
+        "take": _button(view, _TAKE, f"Take the {top}."),
+        "pass": _button(view, _PASS, f"Pass on the {top}."),
+        "draw": _button(view, _DRAW, "Draw the top card of the stock."),
         "discard": discard,
         "knock": knock,
         "gin": gin,
-        "big_gin": big_gin,
+        "big_gin": _button(view, _BIG_GIN, "Lay down all eleven cards in melds."),
     }
 
 
 def _card_options(view: PlayerView) -> list[CardOption]:
+    """What each card of the hand would do when selected, with the Discard, Knock and Gin
+    buttons' state for it: the engine's sentence when it refuses."""
     if not view.my_turn or view.phase not in ("discard", "last_chance_knock"):
         return []
-    legal = set(view.legal_moves)
     out = []
     for card, dw in discard_deadwoods(view.hand_mask):
-        text = str(Card(card))
-        can_discard = f"discard {text}" in legal
-        can_knock = f"knock {text}" in legal
-        reason = ""
-        if view.taken is not None and card == view.taken:
-            reason = (
-                f"You took the {Card(card).symbol()} from the discard pile this turn; "
-                "discard a different card."
-            )
-        elif not can_discard and view.phase == "last_chance_knock":
-            reason = (
-                "You took the last discard: you must knock or go gin."
-                if can_knock
-                else f"Discarding the {Card(card).symbol()} leaves {dw} deadwood: too much "
-                "to knock."
-            )
+        sym = Card(card).symbol()
+        discard_no = view.refusal(Move.discard(card))
+        knock_no = view.refusal(Move.knock(card))
+        can_knock = knock_no is None
+        actions = {
+            "discard": Action(enabled=discard_no is None,
+                              reason=discard_no or f"Discard {sym}."),
+            "knock": Action(
+                enabled=can_knock and dw > 0,
+                reason=knock_no
+                or (f"Knock, discarding {sym} face down." if dw > 0
+                    else f"Discarding {sym} leaves no deadwood: that is gin. Press Gin."),
+            ),
+            "gin": Action(
+                enabled=can_knock and dw == 0,
+                reason=knock_no
+                or (f"Go gin, discarding {sym}." if dw == 0
+                    else f"Gin needs no deadwood: discarding {sym} leaves {dw}; press Knock."),
+            ),
+        }
         out.append(
             CardOption(
-                card=text,
+                card=str(Card(card)),
                 deadwood_after=dw,
-                discard=can_discard,
+                discard=discard_no is None,
                 knock=can_knock and dw > 0,
                 gin=can_knock and dw == 0,
-                reason=reason,
+                reason=discard_no or "",
+                actions=actions,
             )
         )
     return out

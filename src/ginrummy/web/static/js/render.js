@@ -119,7 +119,9 @@ function renderHand(state, ui) {
   }
 }
 
-/** Whether an action button is usable now, and the one-line reason shown when it is not. */
+/** Whether an action button is usable now, and the one-line reason shown when it is not.
+ * The reasons are the server's (the engine's own sentences when it refuses a move); the page
+ * adds only its own states: busy, no hand yet, no card selected. */
 export function actionState(state, ui, act, busy) {
   const hand = state.hand;
   if (busy) return { enabled: false, reason: "Wait: the computer is playing." };
@@ -133,20 +135,7 @@ export function actionState(state, ui, act, busy) {
     return { enabled: false, reason: `Select a card first, then press ${verb}.` };
   }
   const opt = optionFor(hand, ui.selected);
-  if (!opt) return general;
-  const sym = symbol(ui.selected);
-  if (act === "discard") {
-    return opt.discard ? { enabled: true, reason: `Discard ${sym}.` }
-      : { enabled: false, reason: opt.reason || `You cannot discard ${sym} now.` };
-  }
-  if (opt.reason && !opt.knock && !opt.gin) return { enabled: false, reason: opt.reason };
-  if (act === "knock") {
-    if (opt.knock) return { enabled: true, reason: `Knock, discarding ${sym} face down.` };
-    if (opt.gin) return { enabled: false, reason: `Discarding ${sym} leaves no deadwood: that is gin. Press Gin.` };
-    return { enabled: false, reason: `Discarding ${sym} leaves ${opt.deadwood_after} deadwood; the knock limit is ${hand.knock_limit}.` };
-  }
-  if (opt.gin) return { enabled: true, reason: `Go gin, discarding ${sym}.` };
-  return { enabled: false, reason: `Gin needs no deadwood: discarding ${sym} leaves ${opt.deadwood_after}.` };
+  return opt ? opt.actions[act] : general;
 }
 
 function renderActions(state, ui, busy) {
