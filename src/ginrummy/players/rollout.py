@@ -22,29 +22,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import CARD_TEXT
+from ..cards import CARD_TEXT, CARD_VALUE
 from ..events import DRAW, LAST_CHANCE, LAST_CHANCE_KNOCK, OPENING, OPENING_DRAW, OVER
 from ..hand import Hand
-from ..melds import discard_deadwoods, min_deadwood
-from .knowledge import feeds_known_meld, meld_neighbours
-from .simple import melds_with
+from ..melds import START_PARTNERS, discard_deadwoods, melds_with, min_deadwood
+from .knowledge import feeds_known_meld
 
 __all__ = ["PlayoutPolicy", "playout", "playout_hand"]
 
-_VALUE = tuple(min(c % 13 + 1, 10) for c in range(52))
 #: Turns after which a playout gives up and counts the hand as cancelled (a safety net: the
 #: policy only takes a discard that lowers its deadwood, so it cannot cycle).
 MAX_STEPS = 200
-
-
-def _partners(card: int) -> tuple[int, int]:
-    """Masks of the cards that make a two-card start with ``card``: close (same rank, or same
-    suit one rank away) and gapped (same suit two ranks away)."""
-    same_rank, near, far = meld_neighbours(card)
-    return same_rank | near, far
-
-
-_PARTNERS = tuple(_partners(c) for c in range(52))
 
 
 def _improves(mask: int, top: int) -> bool:
@@ -77,7 +65,7 @@ def _best_discard(mask: int, taken: int) -> tuple[int, int]:
     for card, dw in discard_deadwoods(mask):
         if card == taken:
             continue
-        value = _VALUE[card]
+        value = CARD_VALUE[card]
         if dw < best_dw or (dw == best_dw and value > best_value):
             best_card, best_dw, best_value = card, dw, value
     return best_card, best_dw
@@ -104,12 +92,12 @@ def _choose_discard(
     for card, dw in discard_deadwoods(mask):
         if card == taken:
             continue
-        value = _VALUE[card]
+        value = CARD_VALUE[card]
         if dw < low_dw or (dw == low_dw and value > low_value):
             low_card, low_dw, low_value = card, dw, value
         score = float(dw)
         if keep:
-            close, gap = _PARTNERS[card]
+            close, gap = START_PARTNERS[card]
             rest = mask & ~(1 << card)
             if close & rest:
                 score += keep
