@@ -10,10 +10,9 @@ of its rank, or a card of its suit one or two ranks away) costs ``keep_pairs`` p
 throw early in the hand, fading to nothing as the stock runs down. In self-play it beats the
 purely greedy policy (about +0.7 points a hand over 6,000 hands with ``keep_pairs`` 4 to 6).
 
-The playout itself is the players' (:mod:`ginrummy.players.rollout`): it runs on the hand's
-masks and lists, not through :meth:`ginrummy.hand.Hand.play`, and scores the ending with the
-engine's own :func:`ginrummy.settle.settle`. A test replays recorded coach playouts move by
-move through :class:`~ginrummy.hand.Hand` to check that the two never disagree. The policy
+The playout itself is the players' (:mod:`ginrummy.players.rollout`): it drives a lean copy of
+the hand (:meth:`ginrummy.hand.Hand.lean_copy`) through the hand's own per-move rules, so the
+opening, the stock floor, the last-discard chance and the scoring exist once, in the engine. The policy
 sees only its own seat's cards, the discard pile and what the opponent picked up in the open.
 """
 
