@@ -87,7 +87,7 @@ def is_legal_choice(hand: Hand, move: str) -> bool:
     if not move.startswith("knock ") or " with " not in move:
         return False
     plain = move.split(" with ")[0]
-    return plain in legal and hand.is_legal(move)
+    return plain in legal and hand.can_play(move)
 
 
 #: Two dealt hands of three melds and one high card each (deadwood 10): any card at all lets

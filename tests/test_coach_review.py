@@ -36,7 +36,7 @@ def test_playouts_replay_move_by_move_through_the_engine() -> None:
         winner, points = playout_hand(hand, CoachPolicy(), record)
         replay = hand.copy()
         for move in record:
-            assert replay.is_legal(move), (move, replay.legal_moves())
+            assert replay.can_play(move), (move, replay.legal_moves())
             replay.play(move)
         if winner is None:
             assert replay.result is None or replay.result.kind == "cancelled"

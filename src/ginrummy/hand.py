@@ -47,7 +47,7 @@ from .events import (
     PublicEvent,
     SeatKnowledge,
 )
-from .legal import STOCK_FLOOR, legal_moves, verify_move
+from .legal import STOCK_FLOOR, Mover, Verifier, legal_moves, verify_move
 from .move import BIG_GIN, KNOCK, PASS, TAKE, Move
 from .move import DISCARD as DISCARD_MOVE
 from .move import DRAW as DRAW_MOVE
@@ -111,7 +111,7 @@ class _SeatLog:
         return other
 
 
-class Hand:
+class Hand(Verifier):
     """One hand: the deal, the play, and how it ended.
 
     ``deck`` is the shuffled deck, index 0 on top (dealt as in :func:`deal_order`); without it
@@ -423,24 +423,20 @@ class Hand:
         Knocks are listed once per discard in their default form; a declared arrangement
         (``knock 7h with ...``) is a variant of a listed knock.
         """
-        pile = self.discard_pile
-        return legal_moves(
-            self.phase,
-            self.hands[self.to_play],
-            pile[-1] if pile else -1,
-            self.taken,
-            self.knock_limit,
-            self.rules,
-        )
+        return legal_moves(self._mover())
 
     def verify(self, move: str | Move) -> Move:
         """The move, parsed, if the seat to play may make it now; otherwise raise
         :class:`IllegalMoveError` with the engine's sentence (the hand is not changed).
-        Text that is not a move at all raises :class:`~ginrummy.move.InvalidMoveError`."""
+        Text that is not a move at all raises :class:`~ginrummy.move.InvalidMoveError`.
+        (:meth:`can_play` answers yes or no, :meth:`refusal` gives the sentence.)"""
         parsed = Move.parse(move)
+        verify_move(parsed, self._mover())
+        return parsed
+
+    def _mover(self) -> Mover:
         pile = self.discard_pile
-        verify_move(
-            parsed,
+        return Mover(
             self.phase,
             self.hands[self.to_play],
             pile[-1] if pile else -1,
@@ -448,18 +444,6 @@ class Hand:
             self.knock_limit,
             self.rules,
         )
-        return parsed
-
-    def can_play(self, move: str | Move) -> bool:
-        """True when :meth:`play` would accept ``move``."""
-        try:
-            self.verify(move)
-        except IllegalMoveError:
-            return False
-        return True
-
-    #: The older name of :meth:`can_play`.
-    is_legal = can_play
 
     # ---------------------------------------------------------------------------------------
     # Playing moves.

@@ -12,6 +12,8 @@ as the engine wrote it.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .cards import Card, cards_of_mask
 from .errors import IllegalMoveError
 from .events import (
@@ -30,8 +32,8 @@ from .move import DISCARD as DISCARD_MOVE
 from .move import DRAW as DRAW_MOVE
 from .rules import RuleSet
 
-__all__ = ["STOCK_FLOOR", "can_big_gin", "knock_discards", "last_chance_usable", "legal_moves",
-           "verify_move"]
+__all__ = ["STOCK_FLOOR", "Mover", "Verifier", "can_big_gin", "knock_discards",
+           "last_chance_usable", "legal_moves", "verify_move"]
 
 #: The stock count at which a discard without a knock ends the hand (or, with the last-discard
 #: chance, offers the discard once more).
@@ -45,6 +47,39 @@ _TAKE_PASS = (_TAKE, _PASS)
 _TAKE_DRAW = (_TAKE, _DRAW)
 _DISCARDS = tuple(Move.discard(c) for c in range(52))
 _KNOCKS = tuple(Move.knock(c) for c in range(52))
+
+
+class Mover(NamedTuple):
+    """The facts that decide what the seat to play may do, all of them known to that seat."""
+
+    phase: Phase
+    mask: int
+    top: int
+    taken: int
+    knock_limit: int
+    rules: RuleSet
+
+
+class Verifier:
+    """``can_play`` and ``refusal`` for a class whose :meth:`verify` raises
+    :class:`IllegalMoveError` with the engine's sentence (the hand and a seat's view)."""
+
+    __slots__ = ()
+
+    def verify(self, move: str | Move) -> Move:
+        raise NotImplementedError
+
+    def can_play(self, move: str | Move) -> bool:
+        """True when :meth:`verify` accepts ``move``."""
+        return self.refusal(move) is None
+
+    def refusal(self, move: str | Move) -> str | None:
+        """The engine's sentence for why ``move`` may not be made now, ``None`` when it may."""
+        try:
+            self.verify(move)
+        except IllegalMoveError as exc:
+            return str(exc)
+        return None
 
 
 def knock_discards(mask: int, taken: int, knock_limit: int) -> list[int]:
@@ -65,14 +100,13 @@ def last_chance_usable(mask: int, top: int, knock_limit: int, rules: RuleSet) ->
     return any(dw <= knock_limit and c != top for c, dw in discard_deadwoods(mask))
 
 
-def legal_moves(
-    phase: Phase, mask: int, top: int, taken: int, knock_limit: int, rules: RuleSet
-) -> list[Move]:
+def legal_moves(mover: Mover) -> list[Move]:
     """Every legal move for the seat to play (empty once the hand is over).
 
     Knocks are listed once per discard in their default form; a declared arrangement
     (``knock 7h with ...``) is a variant of a listed knock.
     """
+    phase, mask, top, taken, knock_limit, rules = mover
     if phase == DISCARD:
         out = [_DISCARDS[c] for c in cards_of_mask(mask) if c != taken]
         out.extend(_KNOCKS[c] for c in knock_discards(mask, taken, knock_limit))
@@ -95,11 +129,10 @@ def legal_moves(
     return []
 
 
-def verify_move(
-    move: Move, phase: Phase, mask: int, top: int, taken: int, knock_limit: int, rules: RuleSet
-) -> None:
+def verify_move(move: Move, mover: Mover) -> None:
     """Raise :class:`IllegalMoveError` with a sentence a player understands when the rules do
     not allow ``move`` now; return quietly when they do."""
+    phase, mask, top, taken, knock_limit, rules = mover
     code = move.code
     if phase == OVER:
         raise IllegalMoveError("The hand is over; no more moves.")

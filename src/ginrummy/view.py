@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from .cards import FULL_DECK, Card, CardSet, cards_of_mask
 from .errors import IllegalMoveError
 from .events import OVER, Phase, PublicEvent, SeatKnowledge
-from .legal import verify_move
+from .legal import Mover, Verifier, verify_move
 from .melds import Arrangement, best_arrangement, min_deadwood
 from .move import Move
 from .rules import RuleSet
@@ -24,7 +24,7 @@ __all__ = ["PlayerView", "PublicEvent", "SeatKnowledge"]
 
 
 @dataclass(frozen=True)
-class PlayerView:
+class PlayerView(Verifier):
     """Exactly what ``seat`` may know at one moment of a hand (immutable).
 
     Built by :meth:`ginrummy.hand.Hand.view`, the only place that reads a hand's hidden state.
@@ -71,27 +71,9 @@ class PlayerView:
             raise IllegalMoveError("It is not your turn.")
         top = self.discard_pile[-1] if self.discard_pile else -1
         taken = -1 if self.taken is None else int(self.taken)
-        verify_move(
-            parsed, self.phase, self.hand_mask, int(top), taken, self.knock_limit, self.rules
-        )
+        mover = Mover(self.phase, self.hand_mask, int(top), taken, self.knock_limit, self.rules)
+        verify_move(parsed, mover)
         return parsed
-
-    def can_play(self, move: str | Move) -> bool:
-        """True when :meth:`verify` accepts ``move``."""
-        try:
-            self.verify(move)
-        except IllegalMoveError:
-            return False
-        return True
-
-    def refusal(self, move: str | Move) -> str | None:
-        """The engine's sentence for why this seat may not make ``move`` now, or ``None`` when
-        it may."""
-        try:
-            self.verify(move)
-        except IllegalMoveError as exc:
-            return str(exc)
-        return None
 
     # Derived facts, all computed from the fields above.
 

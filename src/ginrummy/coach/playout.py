@@ -12,8 +12,9 @@ purely greedy policy (about +0.7 points a hand over 6,000 hands with ``keep_pair
 
 The playout itself is the players' (:mod:`ginrummy.players.rollout`): it drives a lean copy of
 the hand (:meth:`ginrummy.hand.Hand.lean_copy`) through the hand's own per-move rules, so the
-opening, the stock floor, the last-discard chance and the scoring exist once, in the engine. The policy
-sees only its own seat's cards, the discard pile and what the opponent picked up in the open.
+opening, the stock floor, the last-discard chance and the scoring exist once, in the engine.
+The policy sees only its own seat's cards, the discard pile and what the opponent picked up in
+the open.
 """
 
 from __future__ import annotations

@@ -156,13 +156,7 @@ class TableService:
                 table.play(HUMAN, move)
             except TurnError as exc:
                 raise Conflict(str(exc)) from None
-            # From here the cached table is ahead of the database until the save succeeds.
-            try:
-                since = _advance(table)
-                return self._save(info, entry, since)
-            except BaseException:
-                self._forget(match_id)
-                raise
+            return self._advance_and_save(info, entry)
 
     def next_hand(
         self,
@@ -192,12 +186,7 @@ class TableService:
             except SealError as exc:
                 self._forget(match_id)
                 raise GinRummyError(sentence(str(exc))) from None
-            try:
-                since = _advance(table)
-                return self._save(info, entry, since)
-            except BaseException:
-                self._forget(match_id)
-                raise
+            return self._advance_and_save(info, entry)
 
     def hand_copy(
         self, player: PlayerInfo, match_id: str, number: int | None = None
@@ -292,6 +281,17 @@ class TableService:
             if number > done_before and hand.result is not None:
                 out.append(HandSummary.of(number, hand.result))
         return out
+
+    def _advance_and_save(self, info: MatchInfo, entry: _Entry) -> MatchState:
+        """Let the computer seats play, then save. From the person's move (or the deal) until
+        the save succeeds the cached table is ahead of the database: on any failure it is
+        dropped from the cache, so the next request replays the saved record."""
+        try:
+            since = _advance(entry.table)
+            return self._save(info, entry, since)
+        except BaseException:
+            self._forget(info.id)
+            raise
 
     def _save(self, info: MatchInfo, entry: _Entry, since: tuple[int, int]) -> MatchState:
         match, sealer = entry.table.match, entry.table.sealer
