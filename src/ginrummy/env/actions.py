@@ -102,19 +102,23 @@ def alternative_arrangements(hand_mask: int, card: int) -> tuple[tuple[int, ...]
     return _alternatives(hand_mask & ~(1 << card))
 
 
+@lru_cache(maxsize=4096)
+def _plain_actions(legal_moves: tuple[str, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The actions of the listed moves (ascending) and the cards of the listed knocks."""
+    actions = sorted(_ACTION_BY_TEXT[str(m)] for m in legal_moves)
+    knocks = tuple(a - KNOCK_BASE for a in actions if KNOCK_BASE <= a < BIG_GIN_ACTION)
+    return tuple(actions), knocks
+
+
 def legal_actions(view: PlayerView) -> list[int]:
     """The legal actions of ``view``'s seat now, ascending (empty when it is not its turn)."""
-    out: list[int] = []
-    knocks: list[int] = []
-    for move in view.legal_moves:
-        action = _ACTION_BY_TEXT[str(move)]
-        out.append(action)
-        if KNOCK_BASE <= action < BIG_GIN_ACTION:
-            knocks.append(action - KNOCK_BASE)
-    for card in knocks:
-        for k in range(len(alternative_arrangements(view.hand_mask, card))):
-            out.append(KNOCK_ALT_BASE + 52 * k + card)
-    out.sort()
+    actions, knocks = _plain_actions(tuple(view.legal_moves))
+    out = list(actions)
+    if knocks:
+        for card in knocks:
+            for k in range(len(alternative_arrangements(view.hand_mask, card))):
+                out.append(KNOCK_ALT_BASE + 52 * k + card)
+        out.sort()
     return out
 
 

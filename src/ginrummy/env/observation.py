@@ -66,10 +66,9 @@ OBS_SIZE = 52 * len(PLANES) + len(SCALARS)
 
 _SCALAR = 52 * len(PLANES)
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
-# The float32 bytes of 1 - d/52 for each pile depth d (0 = top).
-_RECENCY_BYTES = tuple(
-    np.float32(1.0 - d / 52.0).tobytes() for d in range(52)
-)
+#: 1 - depth/52 for the pile read bottom to top: the last value (the top card, depth 0) is 1,
+#: and a pile of n cards uses the last n values.
+_RECENCY = (1.0 - np.arange(51, -1, -1, dtype=np.float32) / 52.0).astype(np.float32)
 
 
 def _mask(cards: tuple[int, ...]) -> int:
@@ -84,38 +83,35 @@ def encode(view: PlayerView) -> npt.NDArray[np.float32]:
     [0, 1]). A function of the view alone: two hands that give a seat the same view give it
     the same observation.
 
-    Built for speed (it runs at every step): the eight 0/1 planes are packed into one int and
-    unpacked by numpy in one call, and the pile order is written as float32 bytes.
+    Built for speed (it runs at every step): the nine card planes are packed as 56-bit rows of
+    one int and unpacked by numpy in one call, then the pile's order is written over its row.
     """
     pile = view.discard_pile
-    recency = bytearray(208)
     pile_mask = 0
-    depth = len(pile)
-    for c in pile:  # bottom to top
-        depth -= 1
+    for c in pile:
         pile_mask |= 1 << c
-        recency[4 * c : 4 * c + 4] = _RECENCY_BYTES[depth]
     picked = view.taken if view.taken is not None else view.drawn
     hand = view.hand_mask
     known = view.opponent_known_mask
     packed = (
         hand
         | (1 << pile[-1] << 56 if pile else 0)
-        | _mask(view.opponent_took) << 112
-        | _mask(view.opponent_passed) << 168
-        | _mask(view.opponent_discards) << 224
-        | known << 280
-        | (FULL_DECK & ~hand & ~pile_mask & ~known) << 336
-        | (0 if picked is None else 1 << picked << 392)
+        | _mask(view.opponent_took) << 168
+        | _mask(view.opponent_passed) << 224
+        | _mask(view.opponent_discards) << 280
+        | known << 336
+        | (FULL_DECK & ~hand & ~pile_mask & ~known) << 392
+        | (0 if picked is None else 1 << picked << 448)
     )
     bits = np.unpackbits(
-        np.frombuffer(packed.to_bytes(56, "little"), dtype=np.uint8), bitorder="little"
-    ).reshape(8, 56)
+        np.frombuffer(packed.to_bytes(63, "little"), dtype=np.uint8), bitorder="little"
+    ).reshape(9, 56)
     out = np.empty(OBS_SIZE, dtype=np.float32)
     planes = out[:_SCALAR].reshape(len(PLANES), 52)
-    planes[0:2] = bits[0:2, :52]
-    planes[2] = np.frombuffer(recency, dtype=np.float32)
-    planes[3:] = bits[2:, :52]
+    planes[:] = bits[:, :52]
+    n = len(pile)
+    if n:
+        planes[2, np.fromiter(pile, dtype=np.intp, count=n)] = _RECENCY[52 - n :]
     rules = view.rules
     target = rules.target
     me, them = view.scores[view.seat], view.scores[1 - view.seat]
