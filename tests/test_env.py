@@ -386,3 +386,45 @@ def test_example_trains_in_short_form() -> None:
         env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"},
     )
     assert "win rate against simple" in out.stdout
+
+
+def test_play_against_a_policy_module_in_the_terminal(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    from test_tui_terminal import answer, prompt
+
+    calls = tmp_path / "calls.txt"
+    (tmp_path / "mypolicy.py").write_text(
+        "import numpy as np\n"
+        "def first_legal(observation, action_mask):\n"
+        f"    with open({str(calls)!r}, 'a') as f:\n"
+        "        f.write(f'{observation.shape[0]}\\n')\n"
+        "    return int(np.flatnonzero(action_mask)[0])\n"
+    )
+    environ = dict(PYTHONPATH=f"{ROOT / 'src'}:{tmp_path}", GINRUMMY_DATA_DIR=str(tmp_path),
+                   TERM="xterm", PATH="/usr/bin:/bin")
+
+    def spawn(*args: str) -> Any:
+        return pexpect.spawn(sys.executable, ["-m", "ginrummy", "play", "--plain", *args],
+                             env=environ, encoding="utf-8", dimensions=(60, 200), timeout=30)
+
+    child = spawn("--opponent-module", "mypolicy:first_legal", "--rule", "target=20")
+    for _ in range(8):
+        question = prompt(child)
+        assert question is not None
+        child.sendline(answer(child, question))
+    assert prompt(child) is not None
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert calls.read_text().split() and set(calls.read_text().split()) == {str(OBS_SIZE)}
+
+    child = spawn()  # the save remembers the policy
+    child.expect_exact("level mypolicy:first_legal")
+    assert prompt(child) is not None
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+    child = spawn("--new", "--opponent-module", "mypolicy:missing")  # refused before anything
+    child.expect_exact("'mypolicy' has no 'missing'")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
