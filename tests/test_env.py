@@ -11,21 +11,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from pettingzoo.test import api_test, seed_test
 
-pytest.importorskip("pettingzoo")
-
-from pettingzoo.test import api_test, seed_test  # noqa: E402
-
-from ginrummy.cards import FULL_DECK, cards_of_mask, parse_cards  # noqa: E402
-from ginrummy.errors import IllegalMoveError  # noqa: E402
-from ginrummy.hand import Hand  # noqa: E402
-from ginrummy.match import Match  # noqa: E402
-from ginrummy.melds import min_deadwood  # noqa: E402
-from ginrummy.move import Move  # noqa: E402
-from ginrummy.players import make  # noqa: E402
-from ginrummy.rules import PROFILE_NAMES  # noqa: E402
-from ginrummy.table import Computer, Table  # noqa: E402
-from ginrummy.env import (  # noqa: E402
+from ginrummy.cards import FULL_DECK, cards_of_mask, parse_cards
+from ginrummy.env import (
     NUM_ACTIONS,
     OBS_SIZE,
     PolicyPlayer,
@@ -38,7 +27,15 @@ from ginrummy.env import (  # noqa: E402
     move_of,
     raw_env,
 )
-from ginrummy.env.actions import KNOCK_ALT_BASE, KNOCK_BASE  # noqa: E402
+from ginrummy.env.actions import KNOCK_ALT_BASE, KNOCK_BASE
+from ginrummy.errors import IllegalMoveError
+from ginrummy.hand import Hand
+from ginrummy.match import Match
+from ginrummy.melds import min_deadwood
+from ginrummy.move import Move
+from ginrummy.players import make
+from ginrummy.rules import PROFILE_NAMES
+from ginrummy.table import Computer, Table
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -131,10 +128,10 @@ def test_mask_is_exactly_the_legal_moves(profile: str, options: dict[str, bool])
     seen_alt = seen_knock = 0
     for episode in range(12):
         e.reset(seed=episode)
-        hand = e.table.match.hand
 
         def check(agent: str, obs: dict[str, Any]) -> None:
             nonlocal seen_alt, seen_knock
+            hand = e.table.match.hand
             seat = int(agent[-1])
             view = hand.view(seat)
             mask = obs["action_mask"]

@@ -10,7 +10,7 @@ the acting seat's :class:`~ginrummy.view.PlayerView` only (``docs/env.md``).
 from __future__ import annotations
 
 import random
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal, cast
 
 import gymnasium
 import numpy as np
@@ -35,6 +35,9 @@ __all__ = ["AGENTS", "Observation", "env", "raw_env"]
 
 #: The agents, by seat: ``player_0`` sits in seat 0, ``player_1`` in seat 1.
 AGENTS: tuple[str, str] = ("player_0", "player_1")
+
+#: ``render()`` prints the acting seat's view (``human``) or returns it (``ansi``).
+RENDER_MODES = ("human", "ansi")
 
 Observation = dict[str, npt.NDArray[Any]]
 Episode = Literal["hand", "match"]
@@ -64,8 +67,8 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
-            return super().last(observe)
-        return self.env.last(observe)  # type: ignore[no-any-return]
+            return cast(tuple[Any, float, bool, bool, dict[str, Any]], super().last(observe))
+        return cast(tuple[Any, float, bool, bool, dict[str, Any]], self.env.last(observe))
 
 
 class raw_env(AECEnv):  # type: ignore[misc]
@@ -84,8 +87,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
     (:func:`~ginrummy.env.text.view_text`; off by default because it costs a fifth of a step).
     """
 
-    metadata = {
-        "render_modes": ["human", "ansi"],
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": list(RENDER_MODES),
         "name": "ginrummy_v0",
         "is_parallelizable": False,
     }
@@ -118,7 +121,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             raise GinRummyError(f"reward is 'points' or 'match', not {reward!r}")
         if seat not in (0, 1) or isinstance(seat, bool):
             raise GinRummyError(f"seat is 0 or 1, not {seat!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and render_mode not in RENDER_MODES:
             raise GinRummyError(f"render_mode is 'human' or 'ansi', not {render_mode!r}")
         if opponent is not None:
             make(opponent)  # refuse an unknown player now, not at the first reset
