@@ -35,7 +35,7 @@ DEFAULT_LEVELS = ("medium", "easy", "random")
 COMPUTER = "Computer"
 #: Options that only shape a new match; ignored (with a note) when a saved match resumes.
 _NEW_MATCH_OPTIONS = ("profile", "level", "hollywood", "last_discard_chance", "rule_overrides",
-                      "seed", "name")
+                      "seed", "name", "opponent_module")
 
 
 def _console(plain: bool) -> Console:
@@ -45,6 +45,13 @@ def _console(plain: bool) -> Console:
 
 
 def _make_player(level: str, seed: str) -> Player:
+    if ":" in level:  # a policy seated with --opponent-module (ginrummy.env.policy)
+        try:
+            from ..env.policy import PolicyPlayer, load_policy
+
+            return PolicyPlayer(load_policy(level), seed=seed)
+        except (ImportError, GinRummyError) as exc:
+            raise click.BadParameter(str(exc), param_hint="--opponent-module") from None
     try:
         return make(level, seed=seed)
     except GinRummyError:
@@ -110,6 +117,13 @@ def _describe_saved(saved: SavedMatch) -> str:
     help="Your client seed for every hand dealt in this session (default: drawn at random; "
     "'seed TEXT' before a deal chooses one for that hand).",
 )
+@click.option(
+    "--opponent-module",
+    default=None,
+    metavar="MODULE:ATTR",
+    help="Play against a PettingZoo-style policy instead of a level: ATTR of MODULE, called "
+    "as policy(observation, action_mask) -> action (see docs/env.md; needs the env extra).",
+)
 @click.option("--name", default="You", show_default=True, help="Your name on the score sheet.")
 @click.option(
     "--new",
@@ -154,6 +168,7 @@ def play(
     plain: bool,
     tutorial: bool,
     with_coach: bool,
+    opponent_module: str | None,
 ) -> None:
     """Play a match against the computer in the terminal.
 
@@ -165,6 +180,11 @@ def play(
     chosen_level = level.strip().lower() if level else (
         _easiest_level() if tutorial else _default_level()
     )
+    if opponent_module is not None:
+        if level is not None:
+            raise click.BadParameter("choose a level or a policy, not both",
+                                     param_hint="--opponent-module")
+        chosen_level = opponent_module.strip()
     _make_player(chosen_level, "check")  # refuse an unknown level before anything else
     if not name.strip() or name.strip().lower() == COMPUTER.lower():
         raise click.BadParameter(f"choose a name other than {name!r}", param_hint="--name")
@@ -193,7 +213,9 @@ def play(
                     saved = None
                 else:
                     say("Keeping it.")
-            if saved is not None and saved.meta.level not in names():
+            if saved is not None and ":" not in saved.meta.level and (
+                saved.meta.level not in names()
+            ):
                 raise click.ClickException(
                     f"the saved match is against level {saved.meta.level!r}, which this version "
                     f"does not have ({', '.join(names())}); the save is left as it is, and "
@@ -206,7 +228,8 @@ def play(
                     say("Options for a new match are ignored while one is saved; "
                         "use --new to start over.")
             else:
-                if level is None and not tutorial and chosen_level != DEFAULT_LEVELS[0]:
+                if (level is None and opponent_module is None and not tutorial
+                        and chosen_level != DEFAULT_LEVELS[0]):
                     say(f"Level {DEFAULT_LEVELS[0]!r} is not in this version yet; "
                         f"you play against {chosen_level!r}.")
                 saved = _start(rules, chosen_level, seed, name.strip())

@@ -1,0 +1,135 @@
+"""The environment's observation: a fixed-size float32 vector built from one seat's
+:class:`~ginrummy.view.PlayerView` and nothing else (fairness by construction).
+
+Layout (``docs/env.md``, "Observation"); card planes are indexed by card, ``suit * 13 + rank``
+(clubs, diamonds, hearts, spades; ace 0 ... king 12):
+
+=========  ===================================================================================
+offset     plane (52 values unless said)
+=========  ===================================================================================
+0          own cards (1 = held)
+52         top of the discard pile (one-hot; all 0 when the pile is empty)
+104        the discard pile in order: 1 − depth/52 for each card in the pile (top card 1.0,
+           the card under it 51/52, ...), 0 for cards not in the pile
+156        cards the opponent took from the discard pile (the upcard included)
+208        upcards the opponent passed
+260        cards the opponent discarded (face up)
+312        cards known to be in the opponent's hand (taken and not thrown back)
+364        unseen cards: not held, not in the pile, not known to be the opponent's
+416        the card this seat picked up this turn (taken or drawn; one-hot, else 0)
+468        phase one-hot, 7 values: opening, opening_draw, draw, discard, last_chance,
+           last_chance_knock, over
+475        1 when it is this seat's turn
+476        1 when this seat dealt the hand
+477        stock count / 31
+478        opponent's card count / 11
+479        knock limit / 30 (the hand's own limit: Oklahoma's comes from the upcard)
+480        1 when the hand's score is doubled (Oklahoma's spade upcard)
+481        own score / target (capped at 1; the first game's, or the match's under Hollywood)
+482        opponent's score / target (capped at 1)
+483        1 when big gin is on
+484        1 when the last-discard chance is on
+485        1 when Hollywood scoring is on
+486        own least deadwood / 100 (capped at 1)
+=========  ===================================================================================
+
+Every value lies in [0, 1].
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from ..cards import FULL_DECK
+from ..melds import min_deadwood
+from ..view import PlayerView
+
+__all__ = ["OBS_SIZE", "PHASES", "PLANES", "SCALARS", "encode"]
+
+#: The phases in the order of the phase one-hot.
+PHASES: tuple[str, ...] = (
+    "opening", "opening_draw", "draw", "discard", "last_chance", "last_chance_knock", "over"
+)
+#: The card planes, in order, each 52 values from offset ``52 * i``.
+PLANES: tuple[str, ...] = (
+    "hand", "top_discard", "pile_order", "opponent_took", "opponent_passed",
+    "opponent_discarded", "opponent_known", "unseen", "picked_up",
+)
+#: The scalar features after the planes (the phase one-hot counts as seven).
+SCALARS: tuple[str, ...] = (
+    *(f"phase_{p}" for p in PHASES),
+    "my_turn", "dealer", "stock", "opponent_cards", "knock_limit", "doubled",
+    "my_score", "opponent_score", "big_gin", "last_discard_chance", "hollywood", "deadwood",
+)
+OBS_SIZE = 52 * len(PLANES) + len(SCALARS)
+
+_SCALAR = 52 * len(PLANES)
+_PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
+#: 1 - depth/52 for the pile read bottom to top: the last value (the top card, depth 0) is 1,
+#: and a pile of n cards uses the last n values.
+_RECENCY = (1.0 - np.arange(51, -1, -1, dtype=np.float32) / 52.0).astype(np.float32)
+
+
+def _mask(cards: tuple[int, ...]) -> int:
+    out = 0
+    for c in cards:
+        out |= 1 << c
+    return out
+
+
+def encode(view: PlayerView) -> npt.NDArray[np.float32]:
+    """The observation vector of ``view`` (length :data:`OBS_SIZE`, float32, values in
+    [0, 1]). A function of the view alone: two hands that give a seat the same view give it
+    the same observation.
+
+    Built for speed (it runs at every step): the nine card planes are packed as 56-bit rows of
+    one int and unpacked by numpy in one call, then the pile's order is written over its row.
+    """
+    pile = view.discard_pile
+    pile_mask = 0
+    for c in pile:
+        pile_mask |= 1 << c
+    picked = view.taken if view.taken is not None else view.drawn
+    hand = view.hand_mask
+    known = view.opponent_known_mask
+    packed = (
+        hand
+        | (1 << pile[-1] << 56 if pile else 0)
+        | _mask(view.opponent_took) << 168
+        | _mask(view.opponent_passed) << 224
+        | _mask(view.opponent_discards) << 280
+        | known << 336
+        | (FULL_DECK & ~hand & ~pile_mask & ~known) << 392
+        | (0 if picked is None else 1 << picked << 448)
+    )
+    bits = np.unpackbits(
+        np.frombuffer(packed.to_bytes(63, "little"), dtype=np.uint8), bitorder="little"
+    ).reshape(9, 56)
+    out = np.empty(OBS_SIZE, dtype=np.float32)
+    planes = out[:_SCALAR].reshape(len(PLANES), 52)
+    planes[:] = bits[:, :52]
+    n = len(pile)
+    if n:
+        planes[2, np.fromiter(pile, dtype=np.intp, count=n)] = _RECENCY[52 - n :]
+    rules = view.rules
+    target = rules.target
+    me, them = view.scores[view.seat], view.scores[1 - view.seat]
+    phase = [0.0] * 7
+    phase[_PHASE_INDEX[view.phase]] = 1.0
+    out[_SCALAR:] = (
+        *phase,
+        1.0 if view.to_play == view.seat and view.phase != "over" else 0.0,
+        1.0 if view.dealer == view.seat else 0.0,
+        view.stock_count / 31.0,
+        view.opponent_card_count / 11.0,
+        view.knock_limit / 30.0,
+        1.0 if view.multiplier > 1 else 0.0,
+        min(me / target, 1.0),
+        min(them / target, 1.0),
+        1.0 if rules.big_gin else 0.0,
+        1.0 if rules.last_discard_chance else 0.0,
+        1.0 if rules.hollywood else 0.0,
+        min(min_deadwood(hand) / 100.0, 1.0),
+    )
+    return out

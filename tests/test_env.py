@@ -1,0 +1,427 @@
+"""ginrummy.env: the PettingZoo API and seed tests, the exact action mask, observations that
+depend on the seat's view only, rewards that match the engine, opponents, and the policy seat."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from ginrummy.cards import FULL_DECK, cards_of_mask, parse_cards
+from ginrummy.env import (
+    NUM_ACTIONS,
+    OBS_SIZE,
+    PolicyPlayer,
+    action_mask,
+    action_of,
+    encode,
+    env,
+    legal_actions,
+    load_policy,
+    move_of,
+    raw_env,
+)
+from ginrummy.env.actions import KNOCK_ALT_BASE, KNOCK_BASE
+from ginrummy.errors import IllegalMoveError
+from ginrummy.hand import Hand
+from ginrummy.match import Match
+from ginrummy.melds import min_deadwood
+from ginrummy.move import Move
+from ginrummy.players import make
+from ginrummy.rules import PROFILE_NAMES
+from ginrummy.table import Computer, Table
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def pick(rng: random.Random, mask: np.ndarray[Any, Any]) -> int:
+    """A random legal action, preferring a knock or big gin half of the time (random play
+    alone rarely reaches the knock positions the mask must also get right)."""
+    legal = [int(a) for a in np.flatnonzero(mask)]
+    outs = [a for a in legal if a >= KNOCK_BASE]
+    if outs and rng.random() < 0.5:
+        return rng.choice(outs)
+    return rng.choice(legal)
+
+
+def play_episode(e: Any, rng: random.Random, check: Any = None) -> None:
+    """Run one episode of ``e`` (reset already done) with random legal actions."""
+    for agent in e.agent_iter():
+        obs, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        if check is not None:
+            check(agent, obs)
+        e.step(pick(rng, obs["action_mask"]))
+
+
+# The PettingZoo checks.
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"profile": "oklahoma", "episode": "match", "reward": "match", "rules": {"target": 40}},
+        {"profile": "modern", "opponent": "simple", "seat": 1, "info_text": True},
+    ],
+)
+def test_pettingzoo_api(kwargs: dict[str, Any]) -> None:
+    api_test(env(**kwargs), num_cycles=200)
+
+
+def test_pettingzoo_seed() -> None:
+    seed_test(lambda: env(profile="modern", last_discard_chance=True), num_cycles=200)
+
+
+def test_spaces_and_metadata() -> None:
+    e = env()
+    e.reset(seed=0)
+    assert e.possible_agents == ["player_0", "player_1"]
+    assert e.metadata["name"] == "ginrummy_v0"
+    space = e.observation_space("player_0")
+    assert space["observation"].shape == (OBS_SIZE,)
+    assert space["action_mask"].shape == (NUM_ACTIONS,)
+    assert e.action_space("player_1").n == NUM_ACTIONS
+
+
+# The mask is exactly the legal moves.
+
+
+def check_mask_against_engine(hand: Hand, view: Any, mask: np.ndarray[Any, Any],
+                              rng: random.Random, every_action: bool) -> None:
+    legal = [int(a) for a in np.flatnonzero(mask)]
+    assert legal == legal_actions(view)
+    plain = {str(move_of(a, view)) for a in legal if a < KNOCK_ALT_BASE}
+    assert plain == {str(m) for m in hand.legal_moves()}
+    for a in legal:
+        move = move_of(a, view)
+        assert action_of(move, view) == a
+        if a >= KNOCK_ALT_BASE:  # a declared arrangement: legal, minimum deadwood, not default
+            assert move.meld_masks is not None and move.card is not None
+            copy = hand.copy()
+            copy.play(move)
+            assert copy.result is not None and copy.result.kind in ("knock", "undercut")
+            rest = view.hand_mask & ~(1 << move.card)
+            assert copy.result.knocker_deadwood == min_deadwood(rest) > 0
+            assert action_of(Move.knock(move.card), view) == KNOCK_BASE + move.card
+    if every_action:
+        for a in rng.sample(range(NUM_ACTIONS), 60):
+            if a in legal:
+                continue
+            with pytest.raises(IllegalMoveError):
+                hand.copy().play(move_of(a, view))
+
+
+@pytest.mark.parametrize("profile", PROFILE_NAMES)
+@pytest.mark.parametrize("options", [{}, {"last_discard_chance": True, "hollywood": True}])
+def test_mask_is_exactly_the_legal_moves(profile: str, options: dict[str, bool]) -> None:
+    rng = random.Random(f"{profile}{options}")
+    e = raw_env(profile=profile, **options)
+    seen_alt = seen_knock = 0
+    for episode in range(12):
+        e.reset(seed=episode)
+
+        def check(agent: str, obs: dict[str, Any]) -> None:
+            nonlocal seen_alt, seen_knock
+            hand = e.table.match.hand
+            seat = int(agent[-1])
+            view = hand.view(seat)
+            mask = obs["action_mask"]
+            assert mask.dtype == np.int8 and mask.shape == (NUM_ACTIONS,)
+            check_mask_against_engine(hand, view, mask, rng, every_action=rng.random() < 0.1)
+            other = e.observe(f"player_{1 - seat}")["action_mask"]
+            assert not other.any()  # not its turn: nothing is legal
+            seen_knock += bool(mask[KNOCK_BASE:].any())
+            seen_alt += bool(mask[KNOCK_ALT_BASE:].any())
+
+        play_episode(e, rng, check)
+    assert seen_knock > 0
+
+
+def test_knock_with_a_declared_alternative() -> None:
+    # Seat 1 (non-dealer) holds 3c3d3h 2h4h and 8s..Qs; after drawing Kd, knocking with Kd
+    # leaves two minimum arrangements (3c3d3h, or 2h3h4h), deadwood 6 either way.
+    ten = parse_cards("3c 3d 3h 2h 4h 8s 9s Ts Js Qs")
+    dealt = parse_cards("Ac 2c 4c 5c 6c 7c Ad 2d 5d 6d")
+    rest = [c for c in range(52) if c not in set(ten) | set(dealt) | set(parse_cards("5h Kd"))]
+    deck = [c for pair in zip(ten, dealt, strict=True) for c in pair]
+    deck += parse_cards("5h Kd") + rest
+    hand = Hand("traditional", deck=deck, dealer=0)
+    for move in ("pass", "pass", "draw"):
+        hand.play(move)
+    view = hand.view(1)
+    kd = parse_cards("Kd")[0]
+    actions = legal_actions(view)
+    assert KNOCK_BASE + kd in actions and KNOCK_ALT_BASE + kd in actions
+    assert KNOCK_ALT_BASE + 52 + kd not in actions  # only one alternative
+    check_mask_against_engine(hand, view, action_mask(view), random.Random(0), True)
+    default = hand.copy()
+    default.play(move_of(KNOCK_BASE + kd, view))
+    declared = hand.copy()
+    declared.play(move_of(KNOCK_ALT_BASE + kd, view))
+    assert default.result is not None and declared.result is not None
+    assert default.result.knocker_melds != declared.result.knocker_melds
+
+
+# Observations are a function of the seat's view.
+
+
+def test_observation_depends_on_the_view_only() -> None:
+    rng = random.Random(5)
+    e = raw_env(profile="modern")
+    checked = 0
+    for episode in range(8):
+        e.reset(seed=episode)
+        for _ in range(rng.randrange(1, 60)):
+            if e.terminations[e.agent_selection]:
+                break
+            agent = e.agent_selection
+            e.step(pick(rng, e.observe(agent)["action_mask"]))
+        if e.terminations[e.agent_selection]:
+            continue
+        for agent in e.agents:
+            seat = int(agent[-1])
+            before = e.observe(agent)
+            match = e.table.match
+            view = match.hand.view(seat)
+            # Another world the seat cannot tell apart: the opponent's unknown cards and the
+            # stock swapped around.
+            unseen = cards_of_mask(view.unseen_mask)
+            rng.shuffle(unseen)
+            need = view.opponent_card_count - view.opponent_known_mask.bit_count()
+            opponent = view.opponent_known_mask
+            for c in unseen[:need]:
+                opponent |= 1 << c
+            other = Hand.determinize(view, opponent, unseen[need:])
+            assert other.hands[1 - seat] != match.hand.hands[1 - seat] or need == 0
+            match.hands[-1], real = other, match.hand
+            e._views = {}
+            after = e.observe(agent)
+            match.hands[-1] = real
+            e._views = {}
+            np.testing.assert_array_equal(before["observation"], after["observation"])
+            np.testing.assert_array_equal(before["action_mask"], after["action_mask"])
+            checked += 1
+    assert checked >= 8
+
+
+def test_observation_layout() -> None:
+    hand = Hand("traditional", seed=3, dealer=0)
+    view = hand.view(1)
+    obs = encode(view)
+    assert obs.shape == (OBS_SIZE,) and obs.dtype == np.float32
+    assert ((obs >= 0) & (obs <= 1)).all()
+    assert set(np.flatnonzero(obs[:52])) == set(cards_of_mask(view.hand_mask))
+    assert list(np.flatnonzero(obs[52:104])) == [view.upcard]
+    assert obs[104 + view.upcard] == 1.0  # the top of the pile, depth 0
+    unseen = FULL_DECK & ~view.hand_mask & ~(1 << view.upcard)
+    assert set(np.flatnonzero(obs[364:416])) == set(cards_of_mask(unseen))
+    assert obs[468] == 1.0 and obs[475] == 1.0  # opening phase, this seat's turn
+
+
+# Rewards.
+
+
+@pytest.mark.parametrize("profile", ["traditional", "oklahoma"])
+def test_hand_rewards_are_the_engines_points(profile: str) -> None:
+    rng = random.Random(profile)
+    e = raw_env(profile=profile)
+    kinds = set()
+    for episode in range(40):
+        e.reset(seed=episode)
+        totals = dict.fromkeys(e.agents, 0.0)
+        for agent in e.agent_iter():
+            obs, reward, terminated, truncated, _ = e.last()
+            totals[agent] = reward  # cumulative since the agent last acted
+            if terminated or truncated:
+                e.step(None)
+            else:
+                e.step(pick(rng, obs["action_mask"]))
+        result = e.table.match.hand.result
+        assert result is not None
+        kinds.add(result.kind)
+        assert sum(totals.values()) == 0
+        if result.winner_seat is None:
+            assert totals == {"player_0": 0.0, "player_1": 0.0}
+        else:
+            assert totals[f"player_{result.winner_seat}"] == result.points > 0
+    assert {"cancelled", "knock"} <= kinds
+
+
+@pytest.mark.parametrize("reward", ["points", "match"])
+def test_match_episodes_end_with_the_match(reward: str) -> None:
+    rng = random.Random(reward)
+    e = raw_env(profile="modern", episode="match", reward=reward, rules={"target": 40})
+    for episode in range(3):
+        e.reset(seed=episode)
+        got = dict.fromkeys(e.agents, 0.0)
+        for agent in e.agent_iter():
+            obs, _, terminated, truncated, _ = e.last()
+            got[agent] += e._cumulative_rewards[agent]
+            e._cumulative_rewards[agent] = 0.0
+            if terminated or truncated:
+                assert e.table.match.over
+                e.step(None)
+            else:
+                e.step(pick(rng, obs["action_mask"]))
+        match = e.table.match
+        assert match.over and len(match.hands) >= 2
+        if reward == "points":
+            expect = [0.0, 0.0]
+            for result in match.results:
+                if result.winner_seat is not None:
+                    expect[result.winner_seat] += result.points
+                    expect[1 - result.winner_seat] -= result.points
+            assert [got["player_0"], got["player_1"]] == expect
+        else:
+            winner = match.score.winner
+            want = {0: [1.0, -1.0], 1: [-1.0, 1.0], None: [0.0, 0.0]}[winner]
+            assert [got["player_0"], got["player_1"]] == want
+
+
+# Opponents inside the env, and illegal actions.
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_opponent_plays_inside(seat: int) -> None:
+    e = env(opponent="simple", seat=seat, episode="match", rules={"target": 30})
+    rng = random.Random(seat)
+    me = f"player_{seat}"
+    e.reset(seed=seat)
+    assert e.agents == [me]
+    total = 0.0
+    for agent in e.agent_iter():
+        assert agent == me
+        obs, reward, terminated, truncated, info = e.last()
+        total += reward
+        if terminated or truncated:
+            e.step(None)
+            continue
+        assert info["view"].seat == seat and info["view"].my_turn
+        e.step(pick(rng, obs["action_mask"]))
+    table = e.unwrapped.table
+    assert table.match.over and isinstance(table.seat_kind(1 - seat), Computer)
+
+
+def test_illegal_actions() -> None:
+    raw = raw_env()
+    raw.reset(seed=1)
+    agent = raw.agent_selection
+    mask = raw.observe(agent)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    before = len(raw.table.match.hand.history)
+    with pytest.raises(IllegalMoveError):
+        raw.step(illegal)
+    with pytest.raises(IllegalMoveError):
+        raw.step(NUM_ACTIONS + 5)
+    assert len(raw.table.match.hand.history) == before and raw.agent_selection == agent
+    wrapped = env()
+    wrapped.reset(seed=1)
+    agent = wrapped.agent_selection
+    wrapped.step(illegal)
+    assert all(wrapped.terminations.values())
+    assert wrapped.rewards[agent] == -1.0
+
+
+def test_render_and_infos_show_the_acting_seat_only() -> None:
+    e = env(render_mode="ansi", info_text=True)
+    e.reset(seed=2)
+    text = e.render()
+    assert isinstance(text, str) and e.agent_selection in text and "moves" in text
+    _, _, _, _, info = e.last()
+    assert info["text"] == text
+    seat = int(e.agent_selection[-1])
+    opponent = e.unwrapped.table.match.hand.hands[1 - seat]
+    hidden = [str(c) for c in cards_of_mask(opponent)]
+    line = next(x for x in text.splitlines() if "hand     :" in x)
+    assert not any(card in line for card in hidden)
+
+
+# Policies at our tables.
+
+
+def test_policy_player_sits_at_a_table() -> None:
+    calls = []
+
+    def policy(obs: np.ndarray[Any, Any], mask: np.ndarray[Any, Any]) -> int:
+        calls.append(obs.shape)
+        return int(np.flatnonzero(mask)[-1])  # the highest legal action: knocks first
+
+    table = Table(Match("traditional", seed="policy", first_dealer=0),
+                  (Computer(PolicyPlayer(policy)), Computer(make("simple", seed=2))))
+    table.play_to_end(max_hands=60)
+    assert table.match.over and calls and set(calls) == {(OBS_SIZE,)}
+
+    with pytest.raises(IllegalMoveError, match="not legal"):
+        bad = PolicyPlayer(lambda obs, mask: int(np.flatnonzero(mask == 0)[0]))
+        bad.choose(Hand(seed=1).view(1))
+
+
+def test_load_policy() -> None:
+    assert load_policy("ginrummy.env.observation:encode") is encode
+    for reference in ("no_colon", "ginrummy.nothing_here:x", "ginrummy.env:nope",
+                      "ginrummy.env:OBS_SIZE"):
+        with pytest.raises(Exception, match=reference.split(":")[0][:8]):
+            load_policy(reference)
+
+
+# The example, in its short form.
+
+
+def test_example_trains_in_short_form() -> None:
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "train_env.py"), "--short"],
+        capture_output=True, text=True, timeout=120, check=True,
+        env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"},
+    )
+    assert "win rate against simple" in out.stdout
+
+
+def test_play_against_a_policy_module_in_the_terminal(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    from test_tui_terminal import answer, prompt
+
+    calls = tmp_path / "calls.txt"
+    (tmp_path / "mypolicy.py").write_text(
+        "import numpy as np\n"
+        "def first_legal(observation, action_mask):\n"
+        f"    with open({str(calls)!r}, 'a') as f:\n"
+        "        f.write(f'{observation.shape[0]}\\n')\n"
+        "    return int(np.flatnonzero(action_mask)[0])\n"
+    )
+    environ = dict(PYTHONPATH=f"{ROOT / 'src'}:{tmp_path}", GINRUMMY_DATA_DIR=str(tmp_path),
+                   TERM="xterm", PATH="/usr/bin:/bin")
+
+    def spawn(*args: str) -> Any:
+        return pexpect.spawn(sys.executable, ["-m", "ginrummy", "play", "--plain", *args],
+                             env=environ, encoding="utf-8", dimensions=(60, 200), timeout=30)
+
+    child = spawn("--opponent-module", "mypolicy:first_legal", "--rule", "target=20")
+    for _ in range(8):
+        question = prompt(child)
+        assert question is not None
+        child.sendline(answer(child, question))
+    assert prompt(child) is not None
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert calls.read_text().split() and set(calls.read_text().split()) == {str(OBS_SIZE)}
+
+    child = spawn()  # the save remembers the policy
+    child.expect_exact("level mypolicy:first_legal")
+    assert prompt(child) is not None
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+    child = spawn("--new", "--opponent-module", "mypolicy:missing")  # refused before anything
+    child.expect_exact("'mypolicy' has no 'missing'")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
