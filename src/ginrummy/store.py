@@ -50,6 +50,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
+from .fields import same_fields
+
 if TYPE_CHECKING:
     from .settle import HandResult
 
@@ -189,15 +191,11 @@ class HandSummary:
     @classmethod
     def of(cls, number: int, result: HandResult) -> HandSummary:
         """The summary of hand ``number`` (1-based) from its result."""
-        return cls(
-            number=number,
-            kind=result.kind,
-            winner_seat=result.winner_seat,
-            knocker_seat=result.knocker_seat,
-            knocker_deadwood=result.knocker_deadwood,
-            defender_deadwood=result.defender_deadwood,
-            points=result.points,
-        )
+        return cls(number=number, **same_fields(result, _RESULT_FIELDS))
+
+
+#: The fields a hand's summary copies from its :class:`~ginrummy.settle.HandResult`.
+_RESULT_FIELDS = "kind winner_seat knocker_seat knocker_deadwood defender_deadwood points"
 
 
 @dataclass(frozen=True)
@@ -219,21 +217,16 @@ class PlayerStats:
 
 def _info(row: _Match) -> MatchInfo:
     return MatchInfo(
-        id=row.id,
-        player_id=row.player_id,
-        level=row.level,
-        profile=row.profile,
-        rules=row.rules,
-        hollywood=row.hollywood,
-        status=row.status,
-        version=row.version,
-        deal_seed=row.deal_seed,
-        hands_played=row.hands_played,
+        **same_fields(row, _INFO_FIELDS),
         scores=(row.score_0, row.score_1),
-        winner=row.winner,
-        created_at=row.created_at,
-        updated_at=row.updated_at,
     )
+
+
+#: The listing columns a :class:`MatchInfo` copies from its row as they are.
+_INFO_FIELDS = (
+    "id player_id level profile rules hollywood status version deal_seed hands_played winner "
+    "created_at updated_at"
+)
 
 
 class Store:
@@ -482,7 +475,7 @@ def _hand_row(match_id: str, player_id: int, h: HandSummary) -> _HandRow:
 
 
 def _summary(r: _HandRow) -> HandSummary:
-    return HandSummary(**{f.name: getattr(r, f.name) for f in dataclasses.fields(HandSummary)})
+    return HandSummary(**same_fields(r, "number " + _RESULT_FIELDS))
 
 
 def _make_engine(url: str, *, echo: bool) -> Engine:

@@ -8,7 +8,7 @@ only then is the explanation shown, with the opponent's hand.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
@@ -20,17 +20,13 @@ from ..lessons.text import answers_text, fact_text, move_words, proof_text, verd
 from ..melds import deadwood_after_discard
 from ..move import KNOCK, Move
 from ..view import PlayerView
+from .lines import InputFn, Quit, read_line
 from .pages import render_help, render_rules
 from .parse import CommandError, parse_command, short_move
 from .render import SortOrder, asciify, hand_text, moves_text, prompt_text, render_table
 
 __all__ = ["LessonTable", "situation_menu", "seat_names", "pick"]
 
-InputFn = Callable[[str], "str | None"]
-
-
-class _Quit(Exception):
-    """The learner asked to leave."""
 
 
 def seat_names(seat: int) -> tuple[str, str]:
@@ -65,14 +61,7 @@ class LessonTable:
                                 style="" if self.plain else style), soft_wrap=True)
 
     def ask(self, prompt: str) -> str:
-        try:
-            line = self._ask(prompt) if self._ask else self.console.input(prompt)
-        except (EOFError, KeyboardInterrupt):
-            self.console.print()
-            raise _Quit from None
-        if line is None:
-            raise _Quit
-        return line
+        return read_line(self.console, self._ask, prompt, plain=self.plain)
 
     # ------------------------------------------------------------------------------------
     # The menu.
@@ -94,14 +83,14 @@ class LessonTable:
                 again = self.ask("Press Enter for the list (q to quit) > ")
                 if again.strip().lower() in ("q", "quit", "exit"):
                     return
-        except _Quit:
+        except Quit:
             return
 
     def play(self, situation: Situation) -> bool:
         """Play one situation; False when the learner quit before answering."""
         try:
             self._play(situation)
-        except _Quit:
+        except Quit:
             return False
         return True
 
@@ -129,7 +118,7 @@ class LessonTable:
                 continue
             action = command.action
             if action == "quit":
-                raise _Quit
+                raise Quit
             if action in ("look", "enter"):
                 self.console.print(self._table(situation, view))
                 self.say(lesson.question, "bold")

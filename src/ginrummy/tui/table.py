@@ -35,6 +35,7 @@ from ..shuffle import SealError, check_client_seed
 from ..table import Computer, Person, Seat, Table
 from ..view import PlayerView
 from .coach import remark_text, render_review
+from .lines import InputFn, Quit, read_line
 from .pages import match_outcome, render_help, render_rules, render_sheet
 from .parse import Command, CommandError, parse_command, short_move
 from .render import (
@@ -60,12 +61,7 @@ SEALED_TIP = ("Tip: press Enter to deal. The line above seals the deck before yo
               "seed, so you can check the deal once the hand is over.")
 
 _T = TypeVar("_T")
-InputFn = Callable[[str], "str | None"]
 TipFn = Callable[[PlayerView, bool], "str | None"]
-
-
-class _Quit(Exception):
-    """The human asked to leave (``q``, end of input or Ctrl-C)."""
 
 
 class TerminalTable:
@@ -146,18 +142,8 @@ class TerminalTable:
         self.console.print(renderable)
 
     def ask(self, prompt: str) -> str:
-        """One line from the human; raises :class:`_Quit` at the end of input or on Ctrl-C."""
-        try:
-            if self._ask is not None:
-                line = self._ask(prompt)
-            else:
-                line = self.console.input(Text(prompt, style="" if self.plain else "bold"))
-        except (EOFError, KeyboardInterrupt):
-            self.console.print()
-            raise _Quit from None
-        if line is None:
-            raise _Quit
-        return line
+        """One line from the human; raises :class:`Quit` at the end of input or on Ctrl-C."""
+        return read_line(self.console, self._ask, prompt, plain=self.plain)
 
     def save(self) -> None:
         """Write the match; a hand that has just ended gets the next hand's commitment first,
@@ -178,7 +164,7 @@ class TerminalTable:
                     self._computer_move()
                 else:
                     self._human_turn()
-        except _Quit:
+        except Quit:
             self.save()
             self.say(f"Saved in {self.store.current}. Run 'ginrummy play' again to carry on.")
             return False
@@ -231,7 +217,7 @@ class TerminalTable:
     def _do(self, command: Command, view: PlayerView) -> None:
         action = command.action
         if action == "quit":
-            raise _Quit
+            raise Quit
         if action in ("look", "enter"):
             self._table_shown = False
         elif action == "help":
@@ -499,7 +485,7 @@ class TerminalTable:
         except GinRummyError:
             command = Command("look")
         if command.action == "quit":
-            raise _Quit
+            raise Quit
         if command.action == "enter":
             self._deal()
             return

@@ -22,9 +22,9 @@ from .coach_schemas import (
     RevisitOut,
 )
 from .coach_service import CoachService, remark_out
-from .learn_routes import _ERRORS as _LEARN_ERRORS
+from .learn_routes import ERRORS as _LEARN_ERRORS
 from .learn_routes import SituationId, _find
-from .routes import _ERRORS, MatchId, Player
+from .routes import ERRORS, MatchId, Player
 
 __all__ = ["router", "lessons_router"]
 
@@ -45,21 +45,21 @@ def _coach(request: Request) -> CoachService:
 Coach = Annotated[CoachService, Depends(_coach)]
 
 
-@router.get("/latest", response_model=LatestOut, responses=_ERRORS)
+@router.get("/latest", response_model=LatestOut, responses=ERRORS)
 def latest(player: Player, coach: Coach, match_id: MatchId) -> LatestOut:
     """The coach on your latest move of the current hand (null before your first decision,
     or after a forced move). Computed on request, from what your seat knew then."""
     return LatestOut(remark=coach.latest(player, match_id))
 
 
-@router.get("/hands/{number}", response_model=ReviewOut, responses=_ERRORS)
+@router.get("/hands/{number}", response_model=ReviewOut, responses=ERRORS)
 def review(player: Player, coach: Coach, match_id: MatchId, number: HandNumber) -> ReviewOut:
     """The review of a finished hand: each of your decisions rated, the costliest first
     (409 while the hand is being played)."""
     return coach.review(player, match_id, number)
 
 
-@router.get("/hands/{number}/decisions/{index}", response_model=RevisitOut, responses=_ERRORS)
+@router.get("/hands/{number}/decisions/{index}", response_model=RevisitOut, responses=ERRORS)
 def revisit(
     player: Player, coach: Coach, match_id: MatchId, number: HandNumber, index: MoveIndex
 ) -> RevisitOut:
@@ -70,7 +70,7 @@ def revisit(
 @router.post(
     "/hands/{number}/decisions/{index}/answer",
     response_model=RevisitAnswerOut,
-    responses=_ERRORS,
+    responses=ERRORS,
 )
 def revisit_answer(
     player: Player,

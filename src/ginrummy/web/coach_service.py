@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ..cards import cards_of_mask
 from ..coach import DEFAULT_SAMPLES, Assessment, Coach, decisions_of, review_hand
 from ..errors import IllegalMoveError
+from ..fields import same_fields
 from ..hand import Hand
 from ..lessons import Position
 from ..match import Match
-from ..melds import best_arrangement
 from ..store import PlayerInfo
 from ..view import PlayerView
 from .coach_schemas import (
@@ -29,8 +28,8 @@ from .coach_schemas import (
     RevisitOut,
 )
 from .coach_store import CoachNotes
-from .schemas import Action, MatchMeta, MatchState, SeatCards
-from .serialize import NAMES, hand_out, rules_out, score_out
+from .schemas import Action, MatchMeta, MatchState
+from .serialize import NAMES, hand_out, rules_out, score_out, seat_cards
 from .service import HUMAN, Conflict, TableService
 
 __all__ = ["CoachService", "NoSuchDecision", "remark_out", "COACH_SEED"]
@@ -50,31 +49,12 @@ def remark_out(hand: int, index: int, turn: int, found: Assessment) -> RemarkOut
         hand=hand,
         index=index,
         turn=turn,
-        kind=found.kind,
-        move=found.move,
-        words=found.words,
-        rating=found.rating,
-        reason=found.reason,
-        best=found.best,
+        **same_fields(found, "kind move words rating reason best loss exact"),
         best_words=better.words if better is not None else found.words,
-        loss=found.loss,
-        exact=found.exact,
         alternatives=[
-            AlternativeOut(move=a.move, words=a.words, value=a.value, win_chance=a.win_chance,
-                           deadwood=a.deadwood)
+            AlternativeOut(**same_fields(a, "move words value win_chance deadwood"))
             for a in found.alternatives
         ],
-    )
-
-
-def _seat_cards(mask: int) -> SeatCards:
-    arr = best_arrangement(mask)
-    return SeatCards(
-        cards=[str(c) for c in cards_of_mask(mask)],
-        melds=[[str(c) for c in cards_of_mask(m)] for m in arr.meld_masks],
-        deadwood_cards=[str(c) for c in cards_of_mask(arr.deadwood_mask)],
-        deadwood=arr.deadwood,
-        laid_off=[],
     )
 
 
@@ -166,7 +146,7 @@ class CoachService:
             remark=remark_out(number, index, played.turn, found),
             played=played,
             outcome=outcome.sentence(),
-            opponent=_seat_cards(position.opponent_mask()),
+            opponent=seat_cards(position.opponent_mask()),
             table=table.model_copy(update={"hand": hand}),
         )
 

@@ -15,14 +15,12 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Path
 
-from ..cards import cards_of_mask
 from ..lessons import NAMES, Outcome, Situation, answer, load_situations
 from ..lessons.text import line_words, proof_text, verdict_text
 from ..match import Match
-from ..melds import best_arrangement
 from .learn_schemas import AnswerIn, AnswerOut, LineOut, SituationOut, SituationSummary
-from .schemas import Action, ErrorOut, MatchMeta, MatchState, SeatCards
-from .serialize import hand_out, rules_out, score_out
+from .schemas import Action, MatchMeta, MatchState, error_answers
+from .serialize import hand_out, rules_out, score_out, seat_cards
 
 __all__ = ["router", "catalogue"]
 
@@ -32,11 +30,11 @@ SituationId = Annotated[
     str, Path(min_length=1, max_length=80, pattern=r"^[a-z0-9-]+$", description="situation id")
 ]
 
-_ERRORS: dict[int | str, dict[str, object]] = {
-    400: {"model": ErrorOut, "description": "a move the rules do not allow here"},
-    404: {"model": ErrorOut, "description": "no such situation"},
-    422: {"model": ErrorOut, "description": "malformed request"},
-}
+ERRORS = error_answers(
+    e400="a move the rules do not allow here",
+    e404="no such situation",
+    e422="malformed request",
+)
 
 
 @lru_cache(maxsize=1)
@@ -92,24 +90,13 @@ def _line(moves: tuple[str, ...], outcome: Outcome, note: str = "") -> LineOut:
                    note=note)
 
 
-def _seat_cards(mask: int) -> SeatCards:
-    arr = best_arrangement(mask)
-    return SeatCards(
-        cards=[str(c) for c in cards_of_mask(mask)],
-        melds=[[str(c) for c in cards_of_mask(m)] for m in arr.meld_masks],
-        deadwood_cards=[str(c) for c in cards_of_mask(arr.deadwood_mask)],
-        deadwood=arr.deadwood,
-        laid_off=[],
-    )
-
-
 @router.get("", response_model=list[SituationSummary])
 def list_situations() -> list[SituationSummary]:
     """Every sample situation, grouped by topic (in the order to learn them)."""
     return [_summary(s) for s in catalogue().values()]
 
 
-@router.get("/{situation_id}", response_model=SituationOut, responses=_ERRORS)
+@router.get("/{situation_id}", response_model=SituationOut, responses=ERRORS)
 def get_situation(situation_id: SituationId) -> SituationOut:
     """A situation's question and the table from the learner's seat (nothing hidden from it)."""
     s = _find(situation_id)
@@ -120,7 +107,7 @@ def get_situation(situation_id: SituationId) -> SituationOut:
     )
 
 
-@router.post("/{situation_id}/answer", response_model=AnswerOut, responses=_ERRORS)
+@router.post("/{situation_id}/answer", response_model=AnswerOut, responses=ERRORS)
 def answer_situation(situation_id: SituationId, body: AnswerIn) -> AnswerOut:
     """Judge a move: the engine plays it from the position; the answer says whether it is the
     lesson's, what it leads to against the taught answer, why, and shows the opponent's hand.
@@ -163,7 +150,7 @@ def answer_situation(situation_id: SituationId, body: AnswerIn) -> AnswerOut:
                     note=f.note)
             for f, o in result.facts
         ],
-        opponent=_seat_cards(s.position.opponent_mask()),
+        opponent=seat_cards(s.position.opponent_mask()),
         table=table,
         coach=None,
     )

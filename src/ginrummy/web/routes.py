@@ -11,10 +11,10 @@ from fastapi import APIRouter, Body, Depends, HTTPException, Path, Query, Reques
 from fastapi.responses import PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from ..fields import same_fields
 from ..store import MatchInfo, PlayerInfo
 from .rules_text import profile_catalogue
 from .schemas import (
-    ErrorOut,
     MatchState,
     MatchSummary,
     MoveIn,
@@ -25,6 +25,7 @@ from .schemas import (
     PlayerOut,
     RecentMatch,
     StatsOut,
+    error_answers,
 )
 from .serialize import rules_out
 from .service import TableService
@@ -42,14 +43,14 @@ MatchId = Annotated[
     str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$", description="match id")
 ]
 
-_ERRORS: dict[int | str, dict[str, object]] = {
-    400: {"model": ErrorOut, "description": "illegal move or bad input"},
-    401: {"model": ErrorOut, "description": "missing or unknown player token"},
-    404: {"model": ErrorOut, "description": "no such match for this player"},
-    409: {"model": ErrorOut, "description": "the match is not in a state for this request"},
-    413: {"model": ErrorOut, "description": "request body too large"},
-    422: {"model": ErrorOut, "description": "malformed request"},
-}
+ERRORS = error_answers(
+    e400="illegal move or bad input",
+    e401="missing or unknown player token",
+    e404="no such match for this player",
+    e409="the match is not in a state for this request",
+    e413="request body too large",
+    e422="malformed request",
+)
 
 
 def _service(request: Request) -> TableService:
@@ -87,7 +88,7 @@ def options() -> OptionsOut:
     )
 
 
-@router.post("/players", response_model=PlayerOut, status_code=201, responses=_ERRORS)
+@router.post("/players", response_model=PlayerOut, status_code=201, responses=ERRORS)
 def new_player(
     service: Service, body: Annotated[NewPlayerIn | None, Body()] = None
 ) -> PlayerOut:
@@ -97,7 +98,7 @@ def new_player(
     return PlayerOut(id=info.id, name=info.name, token=token)
 
 
-@router.get("/me", response_model=PlayerOut, responses=_ERRORS)
+@router.get("/me", response_model=PlayerOut, responses=ERRORS)
 def me(player: Player, service: Service) -> PlayerOut:
     """The player and their current unfinished match, if any."""
     current = service.store.current_match(player.id)
@@ -106,7 +107,7 @@ def me(player: Player, service: Service) -> PlayerOut:
     )
 
 
-@router.post("/matches", response_model=MatchState, status_code=201, responses=_ERRORS)
+@router.post("/matches", response_model=MatchState, status_code=201, responses=ERRORS)
 def new_match(player: Player, service: Service, body: NewMatchIn) -> MatchState:
     """Start a match against the computer (an unfinished one is abandoned)."""
     return service.new_match(player, body)
@@ -115,12 +116,7 @@ def new_match(player: Player, service: Service, body: NewMatchIn) -> MatchState:
 def _summary(m: MatchInfo) -> MatchSummary:
     who = {0: "you", 1: "computer"}
     return MatchSummary(
-        id=m.id,
-        status=m.status,
-        level=m.level,
-        rules=m.rules,
-        hollywood=m.hollywood,
-        hands_played=m.hands_played,
+        **same_fields(m, "id status level rules hollywood hands_played"),
         totals=list(m.scores),
         winner=who.get(m.winner) if m.winner is not None else None,  # type: ignore[arg-type]
         created_at=m.created_at.isoformat() + "Z",
@@ -128,25 +124,25 @@ def _summary(m: MatchInfo) -> MatchSummary:
     )
 
 
-@router.get("/matches", response_model=list[MatchSummary], responses=_ERRORS)
+@router.get("/matches", response_model=list[MatchSummary], responses=ERRORS)
 def list_matches(player: Player, service: Service) -> list[MatchSummary]:
     """The player's finished matches, newest first."""
     return [_summary(m) for m in service.store.list_matches(player.id)]
 
 
-@router.get("/matches/{match_id}", response_model=MatchState, responses=_ERRORS)
+@router.get("/matches/{match_id}", response_model=MatchState, responses=ERRORS)
 def get_match(player: Player, service: Service, match_id: MatchId) -> MatchState:
     """The match as the player sees it: reload resumes exactly here."""
     return service.state(player, match_id)
 
 
-@router.post("/matches/{match_id}/moves", response_model=MatchState, responses=_ERRORS)
+@router.post("/matches/{match_id}/moves", response_model=MatchState, responses=ERRORS)
 def play(player: Player, service: Service, match_id: MatchId, body: MoveIn) -> MatchState:
     """Play a move; the answer includes the computer's replies (``computer_moves``)."""
     return service.play(player, match_id, body.move, body.version)
 
 
-@router.post("/matches/{match_id}/next-hand", response_model=MatchState, responses=_ERRORS)
+@router.post("/matches/{match_id}/next-hand", response_model=MatchState, responses=ERRORS)
 def next_hand(
     player: Player,
     service: Service,
@@ -163,7 +159,7 @@ def next_hand(
 @router.get(
     "/matches/{match_id}/record",
     response_class=PlainTextResponse,
-    responses={**_ERRORS, 200: {"content": {"text/plain": {}}}},
+    responses={**ERRORS, 200: {"content": {"text/plain": {}}}},
 )
 def record(
     player: Player,
@@ -180,7 +176,7 @@ def record(
     return service.record(player, match_id, hands)
 
 
-@router.get("/stats", response_model=StatsOut, responses=_ERRORS)
+@router.get("/stats", response_model=StatsOut, responses=ERRORS)
 def stats(player: Player, service: Service) -> StatsOut:
     """The player's figures over finished matches, and recent final scores for the chart."""
     s = service.store.stats(player.id)

@@ -324,3 +324,12 @@ class StatsOut(BaseModel):
 
 class ErrorOut(BaseModel):
     detail: str
+
+
+def error_answers(**by_status: str) -> dict[int | str, dict[str, object]]:
+    """The OpenAPI ``responses`` of a route: each error status (``e400="..."``) documented
+    with its meaning and the one JSON error body, :class:`ErrorOut`."""
+    return {
+        int(status.removeprefix("e")): {"model": ErrorOut, "description": text}
+        for status, text in by_status.items()
+    }

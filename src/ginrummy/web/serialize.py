@@ -227,12 +227,14 @@ def _card_options(view: PlayerView) -> list[CardOption]:
     return out
 
 
-def _seat_cards(
+def seat_cards(
     mask: int,
     melds: Sequence[Iterable[int]] | None = None,
     deadwood: Iterable[int] | None = None,
     laid_off: Sequence[int] = (),
 ) -> SeatCards:
+    """A seat's cards for the page: all of them, in melds and deadwood (the best arrangement
+    unless ``melds`` and ``deadwood`` are given), and the cards laid off on them."""
     meld_list: list[list[int]]
     dead: list[int]
     if melds is None or deadwood is None:
@@ -256,13 +258,13 @@ def _result_out(view: PlayerView, result: HandResult) -> ResultOut:
     mine = view.hand_mask
     theirs = view.opponent_hand_mask or 0
     if result.kind == "cancelled":
-        you, computer = _seat_cards(mine), _seat_cards(theirs)
+        you, computer = seat_cards(mine), seat_cards(theirs)
     else:
         k = result.knocker_seat
-        knocker = _seat_cards(
+        knocker = seat_cards(
             mine if k == me else theirs, result.knocker_melds, result.knocker_deadwood_cards
         )
-        defender = _seat_cards(
+        defender = seat_cards(
             theirs if k == me else mine,
             result.defender_melds,
             result.defender_deadwood_cards,
