@@ -188,7 +188,7 @@ def test_a_save_whose_seals_do_not_fit_its_deals_is_corrupt(tmp_path: Path) -> N
 
 def test_the_dealer_is_named_with_the_verb_that_agrees(tmp_path: Path) -> None:
     # "You deal", "Computer deals" (issue 11, item 7: the table printed "You deals").
-    s = Session(sealed("grammar"), tmp_path, scripted(2000))
+    s = Session(sealed("grammar", target=100), tmp_path, scripted(4000))
     assert s.run() is True
     dealers = [hand.dealer for hand in s.table.match.hands]
     assert {0, 1} <= set(dealers) and NAMES[0] == "You"  # both seats deal in this match
