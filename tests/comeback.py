@@ -9,7 +9,7 @@ seat 0 118 + 100 + 25 = 243; seat 1 9 x 3 + 9 x 25 = 252.
 from __future__ import annotations
 
 from deals import build_deck
-from ginrummy import Match
+from ginrummy import Match, get_rules
 
 #: With the upcard Ah: A-2-3♣ 4-5-6♦ 9-9-9; knocking with the K♥ leaves the A♥, 1 deadwood.
 SMALL_KNOCKER = "Ac 2c 3c 4d 5d 6d 9s 9d 9c Kh"
@@ -23,11 +23,15 @@ BIG_DEFENDER = "Kc Qc Jd Td 8d 8h Ks Qs Jh 7c"
 SMALL_WINS = 9
 
 
-def comeback_match(*, finish: bool = True, small_wins: int = SMALL_WINS) -> Match:
+def comeback_match(
+    *, finish: bool = True, small_wins: int = SMALL_WINS, hollywood: bool = False
+) -> Match:
     """The match above (seat 0 deals first, the deal alternates). With ``finish`` false it
     stops in the last hand after seat 0 took the 9♥, one move (``knock Kh``, gin) before the
-    end."""
-    m = Match("modern", seed="comeback", first_dealer=0, start=False)
+    end. Under ``hollywood`` the same hands end game 1 only (every win of seat 1 and seat 0's
+    first are entered in game 1), with the same totals; games 2 and 3 go on."""
+    m = Match(get_rules("modern", hollywood=hollywood), seed="comeback", first_dealer=0,
+              start=False)
     for n in range(small_wins):
         if n % 2 == 0:  # seat 0 deals: seat 1, the non-dealer, takes the upcard and knocks
             m.next_hand(build_deck(SMALL_KNOCKER, SMALL_DEFENDER, "Ah"))

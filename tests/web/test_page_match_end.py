@@ -29,16 +29,16 @@ PHONE = {
 }
 
 
-def stored_comeback(server: Server) -> str:
-    """A new player whose current match is the comeback, stored one move before its end;
-    returns the player's token."""
-    match = comeback_match(finish=False)
+def stored_comeback(server: Server, *, hollywood: bool = False) -> str:
+    """A new player whose current match is the comeback, stored one move before its end (the
+    end of game 1 under Hollywood); returns the player's token."""
+    match = comeback_match(finish=False, hollywood=hollywood)
     store = Store(server.db_url)
     try:
         player, token = store.create_player("You")
         store.create_match(
             player_id=player.id, level="medium", profile="modern",
-            rules=match.rules.describe(), hollywood=False, deal_seed="comeback",
+            rules=match.rules.describe(), hollywood=hollywood, deal_seed="comeback",
             record=dumps(match, players=("You", "Computer (medium)"), meta={"level": "medium"}),
             scores=match.score.totals,
             hands=[HandSummary.of(n, h.result)
@@ -99,3 +99,33 @@ def test_the_match_over_view_names_the_winner_by_the_rule_and_the_margin(
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
     page.screenshot(path=str(artifacts / f"match-end-{page.width_name}.png"), full_page=True)
     assert errors == []
+
+
+def test_under_hollywood_each_game_says_who_won_it_when_it_ends(
+    page: Any, live_server: Server, artifacts: Path
+) -> None:
+    token = stored_comeback(live_server, hollywood=True)
+    page.add_init_script(f"localStorage.setItem('ginrummy.token', {token!r})")
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.locator("#totals .game-outcome").count() == 0
+    page.click('#hand .card[data-card="Kh"]')
+    page.click("[data-act=gin]")
+    page.wait_for_selector('#totals .game-outcome[data-game="1"]')
+    auth = {"Authorization": f"Bearer {token}"}
+    current = httpx.get(live_server.url + "/api/me", headers=auth).json()["current_match"]
+    state = httpx.get(f"{live_server.url}/api/matches/{current}", headers=auth).json()
+    game1 = state["score"]["games"][0]
+    you, computer = game1["totals"]
+    assert state["status"] != "over" and game1["over"] and game1["winner"] == "you"
+    assert computer > you and game1["margin"] == you - computer
+    assert page.inner_text('#totals .game-outcome[data-game="1"]') == (
+        f"You won, having reached 100 first, though Computer's final total is higher, "
+        f"by {computer - you}."
+    )
+    # Games 2 and 3 go on; the match is not over, so nothing says it is.
+    assert page.locator("#totals .game-outcome").count() == 1
+    assert page.locator("#end-match").is_hidden()
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    page.screenshot(path=str(artifacts / f"hollywood-game-end-{page.width_name}.png"),
+                    full_page=True)
