@@ -91,3 +91,37 @@ def test_rules_command_rejects_bad_overrides() -> None:
     assert "gin_bonus must be between 0 and 1000" in bad.output
     assert runner.invoke(main, ["rules", "--rule", "nonsense"]).exit_code == 2
     assert runner.invoke(main, ["rules", "--profile", "poker"]).exit_code == 2
+
+
+# RULES.md, the profiles table's `winner` row: traditional (seed 000) names the higher final
+# total, every other profile (001, 003, 004) the player who reached the target.
+WINNER_BOOK = {
+    "traditional": "higher final total",
+    "modern": "reached 100 first",
+    "browser": "reached 100 first",
+    "house": "reached 100 first",
+    "oklahoma": "reached 150 first",
+}
+
+
+@pytest.mark.parametrize("profile", sorted(WINNER_BOOK))
+def test_the_sheet_says_who_wins_the_game(profile: str) -> None:
+    from ginrummy.web.rules_text import bonus_lines
+
+    lines = _lines(profile)
+    assert WINNER_BOOK[profile] in lines["End of the game/Winner"]
+    assert "equal totals tie" in lines["End of the game/Winner"] or profile != "traditional"
+    assert "margin" not in lines["End of the game/Winner"]
+    assert "minus" in lines["End of the game/Margin"]
+    holly = _lines(profile, hollywood=True)["End of the game/Hollywood"]
+    assert ("two of the three games" in holly) == (profile != "traditional")
+    assert any(WINNER_BOOK[profile] in line for line in bonus_lines(get_rules(profile)))
+    out = CliRunner().invoke(main, ["rules", "--profile", profile, "--json"])
+    assert out.exit_code == 0 and WINNER_BOOK[profile] in out.output
+
+
+def test_the_winner_rule_can_be_overridden_on_the_sheet() -> None:
+    lines = _lines("traditional", winner="first_to_target")
+    assert "reached 100 first" in lines["End of the game/Winner"]
+    out = CliRunner().invoke(main, ["rules", "--rule", "winner=first_to_target"])
+    assert out.exit_code == 0 and "traditional (winner=first_to_target)" in out.output

@@ -102,6 +102,140 @@ def test_tie() -> None:
     assert s.games[0].winner is None and s.winner is None
 
 
+# ---------------------------------------------------------------------------------------------
+# Who wins the game, by the profile's rule (RULES.md, "The game" and the `winner` row).
+
+FIRST_TO_TARGET = ("modern", "browser", "house", "oklahoma")
+
+
+def first_to_reach(entries: list[Any], target: int) -> int:
+    """The seat whose running points reach ``target`` first, read off the hands in order."""
+    points = [0, 0]
+    for entry in entries:
+        if entry is None:
+            continue
+        seat, won = entry
+        points[seat] += won
+        if points[seat] >= target:
+            return int(seat)
+    raise AssertionError("nobody reached the target")
+
+
+def comeback(profile: str) -> list[Any]:
+    """Many small wins for seat 1 that stay just under the target, then one big hand for
+    seat 0 that reaches it."""
+    target = get_rules(profile).target
+    small = 11
+    count = (target - 1) // small
+    return [(1, small)] * count + [(0, target)]
+
+
+def test_the_profiles_winner_rule() -> None:
+    assert get_rules("traditional").winner == "higher_total"
+    for profile in FIRST_TO_TARGET:
+        assert get_rules(profile).winner == "first_to_target"
+
+
+@pytest.mark.parametrize("profile", FIRST_TO_TARGET)
+def test_a_comeback_is_won_by_the_player_who_reached_the_target(profile: str) -> None:
+    entries = comeback(profile)
+    s = score_match(profile, entries)
+    g = s.games[0]
+    reached = first_to_reach(entries, get_rules(profile).target)
+    assert reached == 0
+    assert g.over and g.reached == reached and g.winner == reached and s.winner == reached
+    other = 1 - reached
+    assert g.margin == g.totals[reached] - g.totals[other] == s.margin
+    if get_rules(profile).box_bonus:
+        # The box bonuses of the many small wins put the other player ahead on totals.
+        assert g.totals[other] > g.totals[reached] and g.margin < 0
+    else:
+        # Without end-of-game bonuses the player who reached the target is always ahead.
+        assert g.margin > 0
+
+
+def test_the_issues_modern_comeback() -> None:
+    s = score_match("modern", [(1, 11)] * 9 + [(0, 100)])
+    assert s.games[0].totals == (225, 324)
+    assert s.winner == 0 and s.games[0].margin == 225 - 324
+
+
+def test_traditional_names_the_higher_total_after_a_comeback() -> None:
+    entries = comeback("traditional")
+    s = score_match("traditional", entries)
+    g = s.games[0]
+    assert first_to_reach(entries, 100) == 0 == g.reached
+    higher = 0 if g.totals[0] > g.totals[1] else 1
+    assert g.totals[0] != g.totals[1] and higher == 1
+    assert g.winner == higher == s.winner
+    assert g.margin == g.totals[higher] - g.totals[1 - higher] > 0
+
+
+def test_the_rule_can_be_overridden() -> None:
+    entries = comeback("modern")
+    higher = score_match(get_rules("modern", winner="higher_total"), entries)
+    assert higher.winner == 1 and higher.margin is not None and higher.margin > 0
+    first = score_match(get_rules("traditional", winner="first_to_target"), entries)
+    assert first.winner == 0 and first.margin is not None and first.margin < 0
+
+
+def test_no_margin_before_the_end() -> None:
+    s = score_match("modern", [(1, 11)] * 9)
+    assert not s.over and s.games[0].margin is None and s.margin is None
+    assert s.winner is None and s.games[0].winner is None
+
+
+def test_a_tie_has_margin_zero() -> None:
+    entries: list[Any] = [(1, p) for p in (10, 10, 10, 10, 10, 10, 0, 0)] + [(0, 100)]
+    s = score_match("traditional", entries)
+    assert s.games[0].margin == 0 and s.margin == 0 and s.winner is None
+
+
+def hollywood_comeback() -> list[Any]:
+    """Seat 1 wins nine small hands (entered in up to three games); seat 0 then wins two big
+    hands that reach the target in every game."""
+    return [(1, 11)] * 9 + [(0, 100), (0, 100)]
+
+
+@pytest.mark.parametrize("profile", FIRST_TO_TARGET)
+def test_a_hollywood_comeback_is_won_game_by_game_by_who_reached(profile: str) -> None:
+    target = get_rules(profile).target
+    entries = [(1, 11)] * ((target - 1) // 11) + [(0, target), (0, target)]
+    s = score_match(profile, entries, hollywood=True)
+    assert s.over
+    for g in s.games:
+        # The line that ended the game is the one whose running points reached the target.
+        last = g.lines[-1]
+        assert last.running[last.seat] >= target
+        assert g.reached == last.seat == g.winner
+        assert g.margin == g.totals[g.winner] - g.totals[1 - g.winner]
+    won = [g.winner for g in s.games]
+    most = 0 if won.count(0) > won.count(1) else 1
+    assert s.games_won == (won.count(0), won.count(1)) and s.winner == most == 0
+    if get_rules(profile).box_bonus:
+        assert all(g.totals[1] > g.totals[0] for g in s.games)
+        assert s.totals[1] > s.totals[0] and s.margin is not None and s.margin < 0
+
+
+def test_a_hollywood_comeback_under_traditional_goes_to_the_higher_totals() -> None:
+    s = score_match("traditional", hollywood_comeback(), hollywood=True)
+    assert s.over and all(g.reached == 0 for g in s.games)
+    for g in s.games:
+        higher = None if g.totals[0] == g.totals[1] else int(g.totals[1] > g.totals[0])
+        assert g.winner == higher
+    # The comeback holds in games 1 and 2 (seat 1's boxes outweigh seat 0's game bonus).
+    assert [g.winner for g in s.games][:2] == [1, 1]
+    assert s.winner == (0 if s.totals[0] > s.totals[1] else 1) == 1
+    assert s.margin == s.totals[1] - s.totals[0] > 0
+
+
+def test_a_hollywood_match_goes_to_who_won_more_games() -> None:
+    # Seat 0 takes game 1 with its only win; seat 1's two wins end games 2 and then 3.
+    s = score_match("modern", [(0, 100), (1, 100), (1, 100)], hollywood=True)
+    assert s.over and [g.reached for g in s.games] == [0, 1, 1]
+    assert [g.winner for g in s.games] == [0, 1, 1] and s.games_won == (1, 2) and s.winner == 1
+
+
 def test_cancelled_hands_score_nothing() -> None:
     s = score_match("traditional", [None, (0, 50), None, (0, 50)])
     assert s.games[0].totals == (340, 0) and len(s.entries) == 4

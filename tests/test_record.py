@@ -354,7 +354,13 @@ def test_replay_command_prints_the_score_sheet(tmp_path: Path, base: dict[str, A
     assert "Ann" in out and "Bob" in out
     g = m.score.games[0]
     assert str(g.totals[0]) in out and str(g.totals[1]) in out
-    assert "wins" in out or "tie" in out
+    if g.winner is None:
+        assert f"a tie at {g.totals[0]} each" in out
+    else:
+        # Traditional: the higher final total wins, by the difference of the totals.
+        assert g.winner == (0 if g.totals[0] > g.totals[1] else 1)
+        name = ("Ann", "Bob")[g.winner]
+        assert f"{name} won by {abs(g.totals[0] - g.totals[1])} point" in out
     for i in range(1, len(m.hands) + 1):
         assert f"│ {i:>4} │" in out or f"| {i:>4} |" in out
 

@@ -21,30 +21,30 @@ TABLE: dict[str, dict[str, Any]] = {
         gin_bonus=20, undercut_bonus=10, big_gin=False, knock_limit=10, oklahoma=False,
         spade_double=False, target=100, game_bonus=100, shutout="game_bonus",
         shutout_game_bonus=200, shutout_when="never_scored", box_bonus=20,
-        next_dealer="winner", after_cancel="same",
+        next_dealer="winner", after_cancel="same", winner="higher_total",
     ),
     "modern": dict(
         gin_bonus=25, undercut_bonus=25, big_gin=True, big_gin_bonus=31, knock_limit=10,
         oklahoma=False, spade_double=False, target=100, game_bonus=100, shutout="double",
         shutout_when="no_hand_won", box_bonus=25, next_dealer="alternate",
-        after_cancel="alternate",
+        after_cancel="alternate", winner="first_to_target",
     ),
     "browser": dict(
         gin_bonus=25, undercut_bonus=25, big_gin=False, knock_limit=10, oklahoma=False,
         spade_double=False, target=100, game_bonus=100, shutout="game_bonus",
         shutout_game_bonus=200, shutout_when="no_hand_won", box_bonus=25,
-        next_dealer="alternate", after_cancel="same",
+        next_dealer="alternate", after_cancel="same", winner="first_to_target",
     ),
     "house": dict(
         gin_bonus=25, undercut_bonus=25, big_gin=False, knock_limit=10, oklahoma=False,
         spade_double=False, target=100, game_bonus=0, shutout="none", box_bonus=0,
-        next_dealer="alternate", after_cancel="alternate",
+        next_dealer="alternate", after_cancel="alternate", winner="first_to_target",
     ),
     "oklahoma": dict(
         gin_bonus=25, undercut_bonus=25, big_gin=True, big_gin_bonus=31, oklahoma=True,
         spade_double=True, target=150, game_bonus=100, shutout="double",
         shutout_when="no_hand_won", box_bonus=25, next_dealer="alternate",
-        after_cancel="alternate",
+        after_cancel="alternate", winner="first_to_target",
     ),
 }
 
@@ -212,3 +212,15 @@ def test_rule_set_checks_its_fields() -> None:
         RuleSet(big_gin="yes")  # type: ignore[arg-type]
     with pytest.raises(InvalidRulesError):
         RuleSet(oklahoma=True, knock_limit=5)
+
+
+@pytest.mark.parametrize("name", PROFILE_NAMES)
+def test_hand_repr_is_the_repr_without_the_winner_rule(name: str) -> None:
+    # The coach seeds its randomness from the rules a hand is played under; who wins a
+    # finished game is not one of them.
+    rules = get_rules(name)
+    assert rules.hand_repr() == repr(rules).replace(f", winner={rules.winner!r}", "")
+    other = "higher_total" if rules.winner == "first_to_target" else "first_to_target"
+    assert get_rules(name, winner=other).hand_repr() == rules.hand_repr().replace(
+        "overrides=()", f"overrides=(('winner', {other!r}),)"
+    )

@@ -222,7 +222,7 @@ def test_hollywood_sheet_has_three_games_side_by_side_with_bonuses() -> None:
     assert re.search(r"undercut \(You\)\s+80\s+120-25\s+80-0", third)
     assert (
         "Game 1 over: You 120 + game bonus 100 + box bonus 40 (2 hands won) = 260; "
-        "Computer 25 + box bonus 20 (1 hand won) = 45: You win." in text
+        "Computer 25 + box bonus 20 (1 hand won) = 45: You won by 215 points." in text
     )
     assert "Game 2: You 80, Computer 0 (to 100)" in text
     assert "Game 3: You 0, Computer 0 (to 100)" in text

@@ -184,3 +184,15 @@ def test_a_save_whose_seals_do_not_fit_its_deals_is_corrupt(tmp_path: Path) -> N
     s.store.current.write_text(text.replace(private, "ab" * 32), encoding="utf-8")
     with pytest.raises(CorruptSaveError, match="its sealed deals do not fit the match"):
         s.store.read()
+
+
+def test_the_dealer_is_named_with_the_verb_that_agrees(tmp_path: Path) -> None:
+    # "You deal", "Computer deals" (issue 11, item 7: the table printed "You deals").
+    s = Session(sealed("grammar", target=100), tmp_path, scripted(4000))
+    assert s.run() is True
+    dealers = [hand.dealer for hand in s.table.match.hands]
+    assert {0, 1} <= set(dealers) and NAMES[0] == "You"  # both seats deal in this match
+    for number, dealer in enumerate(dealers, 1):
+        subject = "You deal" if NAMES[dealer] == "You" else f"{NAMES[dealer]} deals"
+        assert f"{subject}; nonce {number};" in s.text
+    assert "You deals" not in s.text

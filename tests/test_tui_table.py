@@ -154,7 +154,15 @@ def test_a_whole_match_is_played_and_filed(tmp_path: Path) -> None:
     s = Session(fresh(tmp_path), tmp_path, scripted(2000))
     assert s.run() is True
     assert "The match is over." in s.text
-    assert "won the match" in s.text or "is a tie" in s.text
+    score = s.table.match.score
+    a, b = score.totals
+    if score.winner is None:
+        assert f"The game is a tie at {a} each" in s.text
+    else:
+        # Traditional: the higher final total wins, by the difference of the totals.
+        assert score.winner == (0 if a > b else 1)
+        assert f"{NAMES[score.winner]} won by {abs(a - b)} point" in s.text
+    assert f"Final totals: {NAMES[0]} {a}, {NAMES[1]} {b}." in s.text
     assert not s.store.exists()
     [kept] = list(s.store.finished_dir.iterdir())
     assert "[[hands]]" in kept.read_text()

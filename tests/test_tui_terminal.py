@@ -108,7 +108,13 @@ def test_a_whole_match_in_the_terminal(tmp_path: Path) -> None:
     text = "".join(log)
     assert "Hand 1 is over" in text
     assert "The match is over." in text
-    assert re.search(r"(You|Computer) won the match, \d+ to \d+\.|The match is a tie", text)
+    ended = re.search(r"(You|Computer) won by (\d+) points?\. Final totals: You (\d+), "
+                      r"Computer (\d+)\.|The game is a tie at (\d+) each", text)
+    assert ended is not None
+    if ended[1]:  # traditional: the higher final total wins, by the difference
+        you, computer = int(ended[3]), int(ended[4])
+        assert (ended[1] == "You") == (you > computer)
+        assert int(ended[2]) == abs(you - computer)
     assert not (tmp_path / "current.toml").exists()
     [kept] = list((tmp_path / "finished").iterdir())
     assert re.search(r"result = \"(knock|gin|undercut|big_gin): seat \d scores", kept.read_text())

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from ginrummy import record
-from ginrummy.cards import CARD_TEXT
+from ginrummy.cards import CARD_TEXT, Card
 from ginrummy.cli import main
 from ginrummy.hand import deal_order
 from ginrummy.match import Match
@@ -315,6 +315,11 @@ def browser_inputs(number: int) -> dict[str, Any]:
     }
 
 
+def shown(card: str) -> str:
+    """A card as the page shows it: the engine's symbol text ("9♦", "10♥")."""
+    return Card.parse(card).symbol()
+
+
 def js_failures(result: dict[str, Any]) -> dict[str, str]:
     return {c["check"]: c["detail"] for c in result["value"]["checks"] if not c["ok"]}
 
@@ -352,10 +357,17 @@ def test_verify_js_agrees_on_honest_and_tampered_hands() -> None:
     assert set(failures[3]) == {"commitment"}
     assert set(failures[4]) >= {"deck"} and "commitment" not in failures[4]
     assert failures[5]["deck"].startswith("the reported deck differs from the sealed deck at 2")
+    # The details name cards as the page shows them everywhere else ("9♦", not "9d").
     assert failures[6] == {
-        "draws": f"draw 1 was {deck[51]}; the sealed deck has {deck[21]} there (position 21)"}
+        "draws": f"draw 1 was {shown(deck[51])}; the sealed deck has {shown(deck[21])} there "
+                 "(position 21)"}
     assert failures[7] == {
-        "upcard": f"the upcard was {deck[51]}; the sealed deck turns up {deck[20]}"}
+        "upcard": f"the upcard was {shown(deck[51])}; the sealed deck turns up "
+                  f"{shown(deck[20])}"}
+    honest_details = {c["check"]: c["detail"] for c in out[0]["value"]["checks"]}
+    assert honest_details["upcard"] == f"the upcard {shown(deck[20])} matches"
+    assert not re.search(r"\b(10|[2-9TJQKA])[cdhs]\b", " ".join(
+        d for f in failures for d in f.values()))
     assert set(failures[8]) == {"hands"} and "seat 1 was dealt" in failures[8]["hands"]
     assert set(failures[9]) == {"version"}
     assert failures[10] == {"inputs": "the client seed contains a control character (U+000A)"}

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .rules import RuleSet, RulesLike, get_rules
 
-__all__ = ["CheatSheet", "Section", "cheat_sheet", "shutout_condition"]
+__all__ = ["CheatSheet", "Section", "cheat_sheet", "shutout_condition", "winner_rule"]
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,22 @@ def shutout_condition(r: RuleSet) -> str:
     return "the loser won no hand"
 
 
+def winner_rule(r: RuleSet) -> str:
+    """Who wins a game under ``r``, in words (RULES.md, "The game")."""
+    if r.winner == "first_to_target":
+        return (
+            f"the player who reached {r.target} first, even if the other player's final total "
+            "is higher after the bonuses"
+        )
+    return "the higher final total after the bonuses; equal totals tie"
+
+
+def _hollywood_winner(r: RuleSet) -> str:
+    if r.winner == "first_to_target":
+        return "the match goes to the player who won two of the three games"
+    return "the match goes to the higher sum of the three games' final totals"
+
+
 def _end_lines(r: RuleSet) -> list[tuple[str, str]]:
     lines = [("Target", f"the first player whose total reaches {r.target} ends the game")]
     if r.game_bonus or (r.shutout == "game_bonus" and r.shutout_game_bonus):
@@ -83,9 +99,11 @@ def _end_lines(r: RuleSet) -> list[tuple[str, str]]:
         )
     elif r.shutout == "none":
         lines.append(("Shutout", "no extra bonus"))
+    lines.append(("Winner", f"{winner_rule(r)}; the bonuses never count toward the target"))
     lines.append(
-        ("Winner", "the higher final total after the bonuses; the bonuses never count "
-         "toward the target; equal totals tie")
+        ("Margin", "the winner's final total minus the other player's"
+         + (" (negative when the other player's total is higher)"
+            if r.winner == "first_to_target" else ""))
     )
     if r.hollywood:
         lines.append(
@@ -93,7 +111,8 @@ def _end_lines(r: RuleSet) -> list[tuple[str, str]]:
                 "Hollywood",
                 "three games are scored at once: a player's first win goes in game 1, the "
                 "second in games 1 and 2, every later one in all three (games still open); "
-                "each game gets its own bonuses; the match ends when all three are over",
+                "each game gets its own bonuses and its own winner; the match ends when all "
+                f"three are over, and {_hollywood_winner(r)}",
             )
         )
     return lines

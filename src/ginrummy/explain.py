@@ -12,7 +12,23 @@ from __future__ import annotations
 
 from .settle import HandResult
 
-__all__ = ["explain_result", "card_list_text"]
+__all__ = ["explain_result", "card_list_text", "is_you", "with_verb", "possessive"]
+
+
+def is_you(name: str) -> bool:
+    """True for the name of the person addressed as "you" (``"You"``, ``"you"``)."""
+    return name.strip().lower() == "you"
+
+
+def with_verb(name: str, verb: str) -> str:
+    """A name with a verb in the present tense that agrees with it: ``"You deal"``,
+    ``"Ann deals"`` (``verb`` is the plain form: deal, score, win)."""
+    return f"{name} {verb}" if is_you(name) else f"{name} {verb}s"
+
+
+def possessive(name: str) -> str:
+    """``"your"`` for the person addressed as you, ``"Ann's"`` for anyone else."""
+    return "your" if is_you(name) else f"{name}'s"
 
 
 def card_list_text(cards: object) -> str:

@@ -4,9 +4,16 @@ Hollywood's three games.
 :func:`score_match` is the one place where a match is scored; :class:`Match` drives hands and
 asks it for the score after each one.
 
+Who wins a game is the profile's ``winner`` rule: under ``traditional`` the higher final total
+(equal totals tie), under the others the player who reached the target, even when the other
+player's final total is higher after the bonuses; ``margin`` is then negative.
+
 >>> s = score_match("traditional", [(0, 60), (1, 12), (0, 45)])
->>> s.games[0].over, s.games[0].winner, s.games[0].totals
-(True, 0, (245, 32))
+>>> s.games[0].over, s.games[0].winner, s.games[0].totals, s.games[0].margin
+(True, 0, (245, 32), 213)
+>>> s = score_match("modern", [(1, 11)] * 9 + [(0, 100)])
+>>> s.games[0].totals, s.games[0].reached, s.games[0].winner, s.games[0].margin
+((225, 324), 0, 0, -99)
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ from dataclasses import dataclass, field, replace
 
 from .errors import GinRummyError, IllegalMoveError
 from .hand import Hand
-from .rules import RuleSet, RulesLike, get_rules
+from .rules import RuleSet, RulesLike, WinnerRule, get_rules
 from .settle import HandResult
 from .view import PlayerView
 
@@ -31,6 +38,13 @@ def _higher(totals: tuple[int, int]) -> int | None:
     if a == b:
         return None
     return 0 if a > b else 1
+
+
+def _margin(totals: tuple[int, int], winner: int | None) -> int:
+    """The winner's total minus the other's; 0 when there is no winner (a tie)."""
+    if winner is None:
+        return 0
+    return totals[winner] - totals[1 - winner]
 
 
 @dataclass(frozen=True)
@@ -46,10 +60,12 @@ class ScoreLine:
 @dataclass
 class GameScore:
     """One game's score sheet. ``totals`` are final (bonuses included) once ``over``, the
-    running points before. ``winner`` is 0, 1, or ``None`` for a tie or a game not over."""
+    running points before. ``winner`` is 0, 1, or ``None`` for a tie or a game not over, by
+    ``winner_rule`` (the rule set's ``winner``)."""
 
     index: int
     target: int
+    winner_rule: WinnerRule = "higher_total"
     points: list[int] = field(default_factory=lambda: [0, 0])
     hands_won: list[int] = field(default_factory=lambda: [0, 0])
     lines: list[ScoreLine] = field(default_factory=list)
@@ -69,7 +85,23 @@ class GameScore:
 
     @property
     def winner(self) -> int | None:
-        return _higher(self.totals) if self.over else None
+        """Who won the game by the rule: the seat that reached the target under
+        ``first_to_target``, the higher final total (``None`` when equal) under
+        ``higher_total``; ``None`` while the game is not over."""
+        if not self.over:
+            return None
+        if self.winner_rule == "first_to_target":
+            return self.reached
+        return _higher(self.totals)
+
+    @property
+    def margin(self) -> int | None:
+        """The margin of victory: the winner's final total minus the other player's (0 for a
+        tie, ``None`` while the game is not over). Under ``first_to_target`` it is negative
+        when the player who did not reach the target ends with the higher total."""
+        if not self.over:
+            return None
+        return _margin(self.totals, self.winner)
 
     def _enter(self, hand: int, seat: int, points: int, rules: RuleSet) -> None:
         self.points[seat] += points
@@ -107,8 +139,10 @@ class GameScore:
 class MatchScore:
     """The whole match's score: one game, or three under Hollywood.
 
-    ``winner`` is the player with the higher sum of final totals over the games once every
-    game is over (``None`` for a tie or a match not over).
+    ``winner`` is the game's winner when there is one game. Under Hollywood, once every game
+    is over: with ``higher_total`` the player with the higher sum of final totals, with
+    ``first_to_target`` the player who won more of the three games (``None`` for a tie or a
+    match not over).
     """
 
     rules: RuleSet
@@ -126,8 +160,30 @@ class MatchScore:
         return (sum(g.totals[0] for g in self.games), sum(g.totals[1] for g in self.games))
 
     @property
+    def games_won(self) -> tuple[int, int]:
+        """How many finished games each seat has won (by the rule set's ``winner`` rule)."""
+        won = [g.winner for g in self.games]
+        return (won.count(0), won.count(1))
+
+    @property
     def winner(self) -> int | None:
-        return _higher(self.totals) if self.over else None
+        """Who won the match (see the class docstring); ``None`` for a tie or while not over."""
+        if not self.over:
+            return None
+        if not self.hollywood:
+            return self.games[0].winner
+        if self.rules.winner == "first_to_target":
+            return _higher(self.games_won)
+        return _higher(self.totals)
+
+    @property
+    def margin(self) -> int | None:
+        """The winner's total minus the other player's (the sum over the three games under
+        Hollywood); 0 for a tie, ``None`` while the match is not over. It can be negative
+        under ``first_to_target``."""
+        if not self.over:
+            return None
+        return _margin(self.totals, self.winner)
 
     def add(self, entry: tuple[int, int] | None) -> None:
         """Enter one hand: ``(seat, points)`` or ``None`` for a cancelled hand."""
@@ -171,7 +227,7 @@ def score_match(
     cancelled hand. Hollywood keeps three games (also switched on by the rules' own option)."""
     rule_set = get_rules(rules)
     holly = bool(hollywood) or rule_set.hollywood
-    games = [GameScore(i, rule_set.target) for i in range(3 if holly else 1)]
+    games = [GameScore(i, rule_set.target, rule_set.winner) for i in range(3 if holly else 1)]
     score = MatchScore(rule_set, holly, games)
     for entry in hands:
         score.add(entry)

@@ -18,10 +18,16 @@ from .errors import InvalidRulesError
 
 _PROFILE_KEYS = ("traditional", "modern", "browser", "house", "oklahoma")
 
-__all__ = ["RuleSet", "PROFILES", "PROFILE_NAMES", "get_rules", "RulesLike", "oklahoma_limit"]
+__all__ = [
+    "RuleSet", "PROFILES", "PROFILE_NAMES", "get_rules", "RulesLike", "oklahoma_limit",
+    "WinnerRule",
+]
 
 ShutoutRule = Literal["game_bonus", "double", "none"]
 DealerRule = Literal["winner", "alternate", "same"]
+WinnerRule = Literal["higher_total", "first_to_target"]
+"""Who wins a game: the higher final total (equal totals tie), or the player who reached the
+target first, whatever the final totals (RULES.md, "The game")."""
 
 
 # Sane bounds for numeric overrides, inclusive.
@@ -41,6 +47,7 @@ _CHOICE_FIELDS: dict[str, tuple[str, ...]] = {
     "shutout_when": ("never_scored", "no_hand_won"),
     "next_dealer": ("winner", "alternate"),
     "after_cancel": ("same", "alternate"),
+    "winner": ("higher_total", "first_to_target"),
 }
 OVERRIDABLE: tuple[str, ...] = (*_INT_BOUNDS, *_BOOL_FIELDS, *_CHOICE_FIELDS)
 
@@ -96,6 +103,9 @@ class RuleSet:
     ``shutout``: ``"game_bonus"`` pays ``shutout_game_bonus`` instead of ``game_bonus`` when
     the loser qualifies (``shutout_when``), ``"double"`` doubles the winner's final total after
     all bonuses, ``"none"`` does nothing.
+    ``winner``: ``"higher_total"`` (the higher final total wins a game, equal totals tie) or
+    ``"first_to_target"`` (the player who reached the target wins it, even when the other's
+    final total is higher after the bonuses).
     """
 
     profile: str = "traditional"
@@ -114,6 +124,7 @@ class RuleSet:
     box_bonus: int = 20
     next_dealer: Literal["winner", "alternate"] = "winner"
     after_cancel: Literal["same", "alternate"] = "same"
+    winner: WinnerRule = "higher_total"
     hollywood: bool = False
     last_discard_chance: bool = False
     overrides: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
@@ -150,6 +161,17 @@ class RuleSet:
         """Profile name and every override, as shown on score sheets: ``modern (gin_bonus=30)``."""
         parts = [f"{k}={_fmt(v)}" for k, v in self.overrides]
         return f"{self.profile} ({', '.join(parts)})" if parts else self.profile
+
+    def hand_repr(self) -> str:
+        """``repr`` of the rule set without ``winner``, which no hand depends on (it only says
+        who wins a finished game). The coach seeds its randomness from this, so adding the
+        match-level rule left every assessment as it was."""
+        parts = [
+            f"{f.name}={getattr(self, f.name)!r}"
+            for f in dataclasses.fields(self)
+            if f.repr and f.name != "winner"
+        ]
+        return f"{type(self).__qualname__}({', '.join(parts)})"
 
     def with_overrides(self, **changes: Any) -> RuleSet:
         """A copy with some fields changed, each checked against its bounds."""
@@ -189,6 +211,7 @@ PROFILES: dict[str, RuleSet] = {
         box_bonus=25,
         next_dealer="alternate",
         after_cancel="alternate",
+        winner="first_to_target",
     ),
     "browser": RuleSet(
         profile="browser",
@@ -199,6 +222,7 @@ PROFILES: dict[str, RuleSet] = {
         box_bonus=25,
         next_dealer="alternate",
         after_cancel="same",
+        winner="first_to_target",
     ),
     "house": RuleSet(
         profile="house",
@@ -210,6 +234,7 @@ PROFILES: dict[str, RuleSet] = {
         box_bonus=0,
         next_dealer="alternate",
         after_cancel="alternate",
+        winner="first_to_target",
     ),
     "oklahoma": RuleSet(
         profile="oklahoma",
@@ -225,6 +250,7 @@ PROFILES: dict[str, RuleSet] = {
         box_bonus=25,
         next_dealer="alternate",
         after_cancel="alternate",
+        winner="first_to_target",
     ),
 }
 PROFILE_NAMES: tuple[str, ...] = tuple(PROFILES)

@@ -160,7 +160,7 @@ def view_key(view: PlayerView) -> str:
     """A digest of the view's facts that matter to one hand (not the match's scores): the
     coach's randomness for this view is seeded from it, and caches are keyed by it."""
     parts = (
-        view.seat, view.rules.describe(), repr(view.rules), view.dealer, view.phase,
+        view.seat, view.rules.describe(), view.rules.hand_repr(), view.dealer, view.phase,
         view.to_play, view.hand_mask, tuple(int(c) for c in view.discard_pile),
         view.stock_count, int(view.upcard), view.knock_limit, view.multiplier,
         None if view.taken is None else int(view.taken),

@@ -8,7 +8,7 @@ from rich.table import Table
 
 from ..errors import GinRummyError
 from ..record import loads, players_of
-from ..sheet import score_sheet
+from ..sheet import game_outcome, match_outcome, score_sheet
 
 
 def render_sheet(text: str, console: Console) -> None:
@@ -50,8 +50,10 @@ def render_sheet(text: str, console: Console) -> None:
                 extra.append(f"shutout: doubled from {g.doubled[s]}")
             detail = f" ({', '.join(extra)})" if extra else ""
             parts.append(f"{names[s]} {g.totals[s]}{detail}")
-        outcome = "a tie" if g.winner is None else f"{names[g.winner]} wins"
-        console.print(f"{prefix}: {'; '.join(parts)}: {outcome}")
+        outcome = game_outcome(g, names, match.rules.target)
+        console.print(f"{prefix}: {'; '.join(parts)}: {outcome}.")
+    if hollywood and match.score.over:
+        console.print(f"Match: {match_outcome(match.score, names)}.")
     unfinished = match.hands and not match.hand.over
     if unfinished:
         console.print(f"Hand {len(match.hands)} is still being played.")

@@ -16,7 +16,8 @@ from rich.text import Text
 from ..cheatsheet import cheat_sheet
 from ..match import MatchScore
 from ..rules import RuleSet
-from ..sheet import GameSheet, SheetRow
+from ..sheet import GameSheet, SheetRow, game_outcome
+from ..sheet import match_outcome as match_outcome_words
 from .parse import COMMANDS
 from .render import asciify
 
@@ -37,13 +38,9 @@ def _bonus_parts(g: GameSheet, seat: int) -> list[str]:
     return parts
 
 
-def _wins(name: str) -> str:
-    """``"Ann wins"``, but ``"You win"``."""
-    return f"{name} win" if name.lower() == "you" else f"{name} wins"
-
-
 def sheet_summary(games: Sequence[GameSheet], names: Sequence[str], target: int) -> list[str]:
-    """One line per game: running points, or once over the final totals with every bonus."""
+    """One line per game: running points, or once over the final totals with every bonus,
+    who won and the margin of victory."""
     out = []
     hollywood = len(games) > 1
     for g in games:
@@ -60,7 +57,7 @@ def sheet_summary(games: Sequence[GameSheet], names: Sequence[str], target: int)
                 text += ", doubled for the shutout"
             sides.append(f"{names[s]} {text} = {g.totals[s]}")
         shut = " (a shutout)" if g.shutout else ""
-        won = "a tie" if g.winner is None else f"{_wins(names[g.winner])}{shut}"
+        won = game_outcome(g, (names[0], names[1]), target) + shut
         out.append(f"{name} over: " + "; ".join(sides) + f": {won}.")
     return out
 
@@ -111,13 +108,12 @@ def render_sheet(
     return Group(table, *notes)
 
 
-def match_outcome(score: MatchScore, names: Sequence[str]) -> str:
-    """The match's last line: who won, with the final totals."""
+def match_outcome(score: MatchScore, names: Sequence[str], you: int | None = None) -> str:
+    """The match's last line: who won and by how much, with the final totals."""
     a, b = score.totals
-    if score.winner is None:
-        return f"The match is a tie, {a} to {b}."
-    w = score.winner
-    return f"{names[w]} won the match, {max(a, b)} to {min(a, b)}."
+    words = match_outcome_words(score, (names[0], names[1]), you=you)
+    over = " over the three games" if score.hollywood else ""
+    return f"{words}. Final totals{over}: {names[0]} {a}, {names[1]} {b}."
 
 
 # ---------------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from rich.text import Text
 
 from ..coach import Assessment, Coach, decision_kind, review_hand
 from ..errors import GinRummyError, IllegalMoveError, InvalidCardError
-from ..explain import explain_result
+from ..explain import explain_result, with_verb
 from ..match import Match
 from ..melds import deadwood_after_discard
 from ..move import KNOCK, Move
@@ -426,7 +426,8 @@ class TerminalTable:
         dealer = self.match.next_dealer
         self.say(f"Hand {n + 1} is sealed: commitment {short_commitment(public['commitment'])} "
                  "(type 'commitment' to see all 64 digits).")
-        self.say(f"{self.names[dealer]} deals; nonce {public['nonce']}; {public['version']}.")
+        self.say(f"{with_verb(self.names[dealer], 'deal')}; nonce {public['nonce']}; "
+                 f"{public['version']}.")
         seed, how = self._seed_for(n)
         self._raw(f"Your client seed: {seed} ({how}; 'seed TEXT' deals with your own).")
         self._shown_seal = n
@@ -508,7 +509,7 @@ class TerminalTable:
         rows, games = score_sheet(self.match, self.names, you=self.you)
         self.say("The match is over.", "bold")
         self.show(render_sheet(rows, games, self.names, self.match.rules, plain=self.plain))
-        self.say(match_outcome(self.match.score, self.names), "bold green")
+        self.say(match_outcome(self.match.score, self.names, self.you), "bold green")
         where = self.store.archive()
         self.say(f"The record of this match is kept in {where}.")
         if self.saved.sealer is not None:

@@ -11,7 +11,7 @@ rules panel itself is :func:`ginrummy.cheatsheet.cheat_sheet`, shared with the t
 
 from __future__ import annotations
 
-from ..cheatsheet import shutout_condition
+from ..cheatsheet import shutout_condition, winner_rule
 from ..rules import PROFILE_NAMES, RuleSet, get_rules
 
 __all__ = ["PROFILE_TITLES", "bonus_lines", "profile_catalogue"]
@@ -61,6 +61,7 @@ def bonus_lines(rules: RuleSet) -> list[str]:
         f"Game bonus: {_game_bonus(rules)}",
         f"Box bonus: {rules.box_bonus} per hand won" if rules.box_bonus else "Box bonus: none",
     ]
+    lines.append(f"Winner of a game: {winner_rule(rules)}")
     shut = _shutout(rules)
     if shut:
         lines.append(shut)

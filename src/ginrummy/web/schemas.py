@@ -175,6 +175,11 @@ class GameOut(BaseModel):
     totals: list[int]
     over: bool
     winner: Who | None
+    margin: int | None = Field(
+        None, description="the winner's final total minus the other's, once over (0 for a tie; "
+        "negative when the player who reached the target first has the lower total)"
+    )
+    outcome: str | None = Field(None, description="who won and by how much, in words, once over")
 
 
 class SheetRowOut(BaseModel):
@@ -195,6 +200,13 @@ class ScoreOut(BaseModel):
     totals: list[int]
     over: bool
     winner: Who | None
+    margin: int | None = Field(
+        None, description="the match winner's total minus the other's, once over (summed over "
+        "the games under Hollywood; can be negative under the first-to-reach rule)"
+    )
+    outcome: str | None = Field(
+        None, description="who won the match and by how much, in words, once over"
+    )
 
 
 class SheetLine(BaseModel):

@@ -19,7 +19,7 @@ from ..melds import best_arrangement, discard_deadwoods
 from ..move import Move, narrate, upcard_offer
 from ..rules import RuleSet
 from ..settle import HandResult
-from ..sheet import score_sheet
+from ..sheet import game_outcome, match_outcome, score_sheet
 from ..view import PlayerView, PublicEvent
 from .rules_text import PROFILE_TITLES, bonus_lines
 from .schemas import (
@@ -363,6 +363,8 @@ def score_out(match: Match, me: int = 0) -> ScoreOut:
                 totals=pair(g.totals),
                 over=g.over,
                 winner=_who(g.winner, me),
+                margin=g.margin,
+                outcome=game_outcome(g, names, match.rules.target, you=me) if g.over else None,
             )
             for g in games
         ],
@@ -381,4 +383,6 @@ def score_out(match: Match, me: int = 0) -> ScoreOut:
         totals=pair(score.totals),
         over=score.over,
         winner=_who(score.winner, me),
+        margin=score.margin,
+        outcome=match_outcome(score, names, you=me) if score.over else None,
     )

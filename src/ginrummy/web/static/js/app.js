@@ -149,7 +149,7 @@ async function playBack(next, own) {
     speech.push("Deal the first hand.");
   } else if (next.hand.result) {
     speech.push(next.hand.result.explanation);
-    if (next.status === "over") speech.push(next.score.winner === "you" ? "You won the match." : next.score.winner === "computer" ? "The computer won the match." : "The match is a tie.");
+    if (next.status === "over") speech.push(`${next.score.outcome}.`);
     $("btn-next").focus();
   } else if (next.hand.your_turn) {
     speech.push(next.hand.prompt);

@@ -239,14 +239,21 @@ function renderScore(state) {
       const el = line(`Game ${g.index + 1}${g.over ? " (over)" : ""}`, g.totals[0], g.totals[1]);
       el.classList.add("game-block");
       lines.push(el);
+      if (g.over && g.outcome) {
+        // Each game of Hollywood ends on its own: who won it and by how much, in the engine's words.
+        const won = document.createElement("div");
+        won.className = "game-outcome small";
+        won.dataset.game = String(g.index + 1);
+        won.textContent = `${g.outcome}.`;
+        lines.push(won);
+      }
     }
     lines.push(line("Match", score.totals[0], score.totals[1]));
   }
   if (score.over) {
     const p = document.createElement("p");
-    p.className = "prompt";
-    p.textContent = score.winner === "you" ? "You won the match!"
-      : score.winner === "computer" ? "The computer won the match." : "The match is a tie.";
+    p.className = "prompt match-outcome";
+    p.textContent = `${score.outcome}.`;
     lines.push(p);
   }
   box.replaceChildren(...lines);
@@ -327,6 +334,9 @@ function renderHandEnd(state) {
   $("end-comp").replaceChildren(...meldRows(result.computer, "laid off"));
   $("end-you-dw").textContent = result.kind === "cancelled" ? "" : `(deadwood ${result.you.deadwood})`;
   $("end-comp-dw").textContent = result.kind === "cancelled" ? "" : `(deadwood ${result.computer.deadwood})`;
+  const matchEnd = $("end-match");
+  matchEnd.hidden = state.status !== "over" || !state.score.outcome;
+  matchEnd.textContent = matchEnd.hidden ? "" : `The match is over. ${state.score.outcome}.`;
   const next = $("btn-next");
   if (state.status === "over") {
     next.textContent = "New game";

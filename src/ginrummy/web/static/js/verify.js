@@ -34,7 +34,8 @@
 //                       null for a seat whose cards the page did not see) are the sealed ones;
 //         "upcard"      the upcard (when given) is card 20;
 //         "draws"       the cards drawn from the stock, in order (when given), are cards 21, ...
-//       ok is true when every check passed. Cards may be "Th", "10h", "10♥" or indices 0..51.
+//       ok is true when every check passed. Cards may be "Th", "10h", "10♥" or indices 0..51;
+//       the details name cards as the page shows them ("9♦", "10♥").
 //       nonce may be a Number (a safe integer) or a BigInt.
 
 export const VERSION = "ginrummy-shuffle-v1";
@@ -206,6 +207,15 @@ function cardText(card) {
   return rank + ("♣♦♥♠".includes(suit) ? SUITS["♣♦♥♠".indexOf(suit)] : suit);
 }
 
+const SYMBOLS = "♣♦♥♠";
+
+/** A card as the page shows it everywhere else: "9♦", "10♥" (the check's sentences use it). */
+function shown(card) {
+  const text = cardText(card);
+  const rank = text[0] === "T" ? "10" : text[0];
+  return rank + SYMBOLS[SUITS.indexOf(text[1])];
+}
+
 function sameCards(a, b) {
   const x = a.map(cardText).sort();
   const y = b.map(cardText).sort();
@@ -248,7 +258,7 @@ export async function verifyHand({
         add("deck", diff.length === 0, diff.length === 0
           ? "the deck recomputed from the seeds is the deck reported"
           : `the reported deck differs from the sealed deck at ${diff.length} position(s), ` +
-            `first at position ${diff[0]} (reported ${given[diff[0]]}, sealed ${sealed[diff[0]]})`);
+            `first at position ${diff[0]} (reported ${shown(given[diff[0]])}, sealed ${shown(sealed[diff[0]])})`);
       }
     }
     const deal = dealFromDeck(sealed, dealer);
@@ -256,21 +266,21 @@ export async function verifyHand({
       const bad = [0, 1].filter((s) => hands[s] != null && !sameCards(hands[s], deal.hands[s]));
       add("hands", bad.length === 0, bad.length === 0
         ? "the cards dealt match"
-        : bad.map((s) => `seat ${s} was dealt ${hands[s].map(cardText).join(" ")}; the sealed ` +
-            `deck deals it ${deal.hands[s].join(" ")}`).join("; "));
+        : bad.map((s) => `seat ${s} was dealt ${hands[s].map(shown).join(" ")}; the sealed ` +
+            `deck deals it ${deal.hands[s].map(shown).join(" ")}`).join("; "));
     }
     if (upcard !== undefined && upcard !== null) {
       const ok = cardText(upcard) === deal.upcard;
       add("upcard", ok, ok
-        ? `the upcard ${deal.upcard} matches`
-        : `the upcard was ${cardText(upcard)}; the sealed deck turns up ${deal.upcard}`);
+        ? `the upcard ${shown(deal.upcard)} matches`
+        : `the upcard was ${shown(upcard)}; the sealed deck turns up ${shown(deal.upcard)}`);
     }
     if (draws !== undefined && draws !== null) {
       const wrong = draws
         .map((card, k) => [k, cardText(card)])
         .filter(([k, card]) => card !== deal.stock[k])
-        .map(([k, card]) => `draw ${k + 1} was ${card}; the sealed deck has ` +
-          `${deal.stock[k]} there (position ${21 + k})`);
+        .map(([k, card]) => `draw ${k + 1} was ${shown(card)}; the sealed deck has ` +
+          `${shown(deal.stock[k])} there (position ${21 + k})`);
       add("draws", wrong.length === 0, wrong.length === 0
         ? `all ${draws.length} cards drawn from the stock match`
         : wrong[0] + (wrong.length > 1 ? `; ${wrong.length - 1} more draw(s) differ` : ""));
