@@ -212,3 +212,18 @@ def test_rule_set_checks_its_fields() -> None:
         RuleSet(big_gin="yes")  # type: ignore[arg-type]
     with pytest.raises(InvalidRulesError):
         RuleSet(oklahoma=True, knock_limit=5)
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("gin_bonus", -1), ("target", 10001), ("big_gin", 1), ("shutout", "triple"),
+     ("knock_limit", 2.5)],
+)
+def test_one_check_gives_one_message(name: str, value: Any) -> None:
+    # An override and a RuleSet built directly are refused by the same check, in the same words.
+    with pytest.raises(InvalidRulesError) as direct:
+        RuleSet(**{name: value})
+    with pytest.raises(InvalidRulesError) as override:
+        get_rules("traditional", **{name: value})
+    assert str(direct.value) == str(override.value)
+    assert name in str(direct.value)
