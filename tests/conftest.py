@@ -2,10 +2,12 @@
 tests are shared out between xdist workers, and Hypothesis profiles.
 
 - ``--slow`` runs the long cross-checks (tests marked ``slow``) too.
-- ``--fast`` leaves out the tests that drive Chromium (``browser``: every test using the
-  ``browser`` fixture) or need a PostgreSQL cluster (``postgres``: every test using the
-  ``pg_url`` fixture or so marked); the markers are set here, from the fixtures a test uses, so
-  a new page test is in the right tier without remembering to mark it.
+- ``--fast`` leaves out ``tests/web/``: the web table's tests, which start servers, drive
+  Chromium or need PostgreSQL. The engine, players, coach, CLI and terminal tests (and the
+  doctests and golden records) all run.
+- ``browser`` (every test using the ``browser`` or ``live_server`` fixture) and ``postgres``
+  (every test using ``pg_url``, or so marked) are set here from the fixtures a test uses, so a
+  new page test is marked without remembering to: ``-m "not browser and not postgres"``.
 - Under ``--dist loadgroup`` (``./scripts/test``) every browser test runs on one worker, which
   starts Chromium and the live server once, and every PostgreSQL test on one worker, which
   starts one cluster; the other worker takes the rest test by test meanwhile. The web tests
@@ -16,6 +18,8 @@ tests are shared out between xdist workers, and Hypothesis profiles.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import settings
 
@@ -25,19 +29,26 @@ settings.load_profile("default")
 
 #: A test using any of these fixtures is marked (and grouped on one xdist worker) so.
 _MARK_BY_FIXTURE = {"browser": "browser", "live_server": "browser", "pg_url": "postgres"}
+_WEB = Path(__file__).resolve().parent / "web"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--slow", action="store_true", help="run the long cross-checks too")
     parser.addoption(
         "--fast", action="store_true",
-        help="leave out the browser and PostgreSQL tests (what ./scripts/test --fast runs)",
+        help="leave out tests/web (servers, browser, PostgreSQL): ./scripts/test --fast",
     )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("--slow"):
         settings.load_profile("slow")
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    if config.getoption("--fast") and (collection_path == _WEB or _WEB in collection_path.parents):
+        return True
+    return None
 
 
 def _kind(item: pytest.Item) -> str | None:
@@ -54,22 +65,13 @@ def _kind(item: pytest.Item) -> str | None:
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    fast = config.getoption("--fast")
-    kept: list[pytest.Item] = []
-    left_out: list[pytest.Item] = []
     for item in items:
         kind = _kind(item)
         if kind is not None:
             item.add_marker(kind)
             item.add_marker(pytest.mark.xdist_group(kind))
-            if fast:
-                left_out.append(item)
-                continue
-        kept.append(item)
-    if left_out:
-        config.hook.pytest_deselected(items=left_out)
     # Stable: the order within each folder is kept.
-    items[:] = sorted(kept, key=lambda item: not item.nodeid.startswith("tests/web/"))
+    items.sort(key=lambda item: _WEB not in item.path.parents)
     if config.getoption("--slow"):
         return
     skip = pytest.mark.skip(reason="long check: run with --slow")
