@@ -8,12 +8,11 @@ tests are shared out between xdist workers, and Hypothesis profiles.
 - ``browser`` (every test using the ``browser`` or ``live_server`` fixture) and ``postgres``
   (every test using ``pg_url``, or so marked) are set here from the fixtures a test uses, so a
   new page test is marked without remembering to: ``-m "not browser and not postgres"``.
-- Under ``--dist loadgroup`` (``./scripts/test``) every browser test runs on one worker, which
-  starts Chromium and the live server once, and every PostgreSQL test on one worker, which
-  starts one cluster; the other worker takes the rest test by test meanwhile. The web tests
-  (many of the longest: a server, a coach, whole matches) are collected first, so that the
-  shared-out tail is made of short engine tests and neither worker is left alone with a long
-  test at the end.
+- ``./scripts/test`` shares the tests out with ``--dist worksteal``. The web tests (many of
+  the longest: a server, a coach, whole matches) are collected first, so that the tail is made
+  of short engine tests and neither worker is left alone with a long test at the end.
+  (``--dist loadgroup`` with ``xdist_group`` marks would keep every browser test on one
+  worker, but with pytest 9.2 it silently stops grouping: pytest-xdist issue #1386.)
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ settings.register_profile("default", deadline=None)
 settings.register_profile("slow", deadline=None, max_examples=2000)
 settings.load_profile("default")
 
-#: A test using any of these fixtures is marked (and grouped on one xdist worker) so.
+#: A test using any of these fixtures is marked so.
 _MARK_BY_FIXTURE = {"browser": "browser", "live_server": "browser", "pg_url": "postgres"}
 _WEB = Path(__file__).resolve().parent / "web"
 
@@ -63,13 +62,14 @@ def _kind(item: pytest.Item) -> str | None:
     return None
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the xdist_group marks
+def pytest_itemcollected(item: pytest.Item) -> None:
+    # Marked as each test is collected: before -m reads the marks, whatever the plugins' order.
+    kind = _kind(item)
+    if kind is not None:
+        item.add_marker(kind)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        kind = _kind(item)
-        if kind is not None:
-            item.add_marker(kind)
-            item.add_marker(pytest.mark.xdist_group(kind))
     # Stable: the order within each folder is kept.
     items.sort(key=lambda item: _WEB not in item.path.parents)
     if config.getoption("--slow"):
