@@ -224,3 +224,18 @@ def test_hand_repr_is_the_repr_without_the_winner_rule(name: str) -> None:
     assert get_rules(name, winner=other).hand_repr() == rules.hand_repr().replace(
         "overrides=()", f"overrides=(('winner', {other!r}),)"
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("gin_bonus", -1), ("target", 10001), ("big_gin", 1), ("shutout", "triple"),
+     ("knock_limit", 2.5)],
+)
+def test_one_check_gives_one_message(name: str, value: Any) -> None:
+    # An override and a RuleSet built directly are refused by the same check, in the same words.
+    with pytest.raises(InvalidRulesError) as direct:
+        RuleSet(**{name: value})
+    with pytest.raises(InvalidRulesError) as override:
+        get_rules("traditional", **{name: value})
+    assert str(direct.value) == str(override.value)
+    assert name in str(direct.value)

@@ -24,7 +24,6 @@ __all__ = [
 ]
 
 ShutoutRule = Literal["game_bonus", "double", "none"]
-DealerRule = Literal["winner", "alternate", "same"]
 WinnerRule = Literal["higher_total", "first_to_target"]
 """Who wins a game: the higher final total (equal totals tie), or the player who reached the
 target first, whatever the final totals (RULES.md, "The game")."""
@@ -62,37 +61,42 @@ _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 
 
-def _check(name: str, value: Any) -> Any:
+def _read(name: str, value: Any) -> Any:
+    """An override as typed (``"40"``, ``"on"``) read into its field's type; any other value
+    is passed on unchanged. Checking is :meth:`RuleSet.__post_init__`'s alone."""
+    if name not in OVERRIDABLE:
+        known = ", ".join(OVERRIDABLE)
+        raise InvalidRulesError(f"unknown rule {name!r}; rules that can be changed: {known}")
+    if not isinstance(value, str):
+        return value
     if name in _INT_BOUNDS:
-        if isinstance(value, str):
-            try:
-                value = int(value.strip())
-            except ValueError:
-                raise InvalidRulesError(f"{name} must be a whole number, not {value!r}") from None
+        try:
+            return int(value.strip())
+        except ValueError:
+            raise InvalidRulesError(f"{name} must be a whole number, not {value!r}") from None
+    if name in _BOOL_FIELDS:
+        low = value.strip().lower()
+        if low in _TRUE:
+            return True
+        if low in _FALSE:
+            return False
+    return value
+
+
+def _invalid(name: str, value: Any) -> str | None:
+    """Why ``value`` cannot be the rule ``name``, or None when it can."""
+    if name in _INT_BOUNDS:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidRulesError(f"{name} must be a whole number, not {value!r}")
+            return f"{name} must be a whole number, not {value!r}"
         lo, hi = _INT_BOUNDS[name]
         if not lo <= value <= hi:
-            raise InvalidRulesError(f"{name} must be between {lo} and {hi}, not {value}")
-        return value
-    if name in _BOOL_FIELDS:
-        if isinstance(value, str):
-            low = value.strip().lower()
-            if low in _TRUE:
-                return True
-            if low in _FALSE:
-                return False
-        if isinstance(value, bool):
-            return value
-        raise InvalidRulesError(f"{name} must be on or off, not {value!r}")
-    if name in _CHOICE_FIELDS:
-        if value not in _CHOICE_FIELDS[name]:
-            allowed = ", ".join(_CHOICE_FIELDS[name])
-            raise InvalidRulesError(f"{name} must be one of {allowed}, not {value!r}")
-        return value
-    known = ", ".join(OVERRIDABLE)
-    raise InvalidRulesError(f"unknown rule {name!r}; rules that can be changed: {known}")
-
+            return f"{name} must be between {lo} and {hi}, not {value}"
+    elif name in _BOOL_FIELDS:
+        if not isinstance(value, bool):
+            return f"{name} must be on or off, not {value!r}"
+    elif value not in _CHOICE_FIELDS[name]:
+        return f"{name} must be one of {', '.join(_CHOICE_FIELDS[name])}, not {value!r}"
+    return None
 
 
 @dataclass(frozen=True)
@@ -134,12 +138,9 @@ class RuleSet:
             known = ", ".join(_PROFILE_KEYS)
             raise InvalidRulesError(f"unknown rule profile {self.profile!r}; choose one of {known}")
         for name in OVERRIDABLE:
-            value = getattr(self, name)
-            if name in _INT_BOUNDS and (isinstance(value, bool) or not isinstance(value, int)):
-                raise InvalidRulesError(f"{name} must be a whole number, not {value!r}")
-            if name in _BOOL_FIELDS and not isinstance(value, bool):
-                raise InvalidRulesError(f"{name} must be True or False, not {value!r}")
-            _check(name, value)
+            problem = _invalid(name, getattr(self, name))
+            if problem is not None:
+                raise InvalidRulesError(problem)
         if self.oklahoma and self.knock_limit != _FIXED_KNOCK_LIMIT:
             raise InvalidRulesError(_OKLAHOMA_LIMIT_MESSAGE)
 
@@ -255,18 +256,19 @@ PROFILES: dict[str, RuleSet] = {
 }
 PROFILE_NAMES: tuple[str, ...] = tuple(PROFILES)
 
+
 def _apply(base: RuleSet, changes: dict[str, Any]) -> RuleSet:
     if not changes:
         return base
-    checked = {name: _check(name, value) for name, value in changes.items()}
-    oklahoma = checked.get("oklahoma", base.oklahoma)
-    if oklahoma and ("knock_limit" in checked or base.knock_limit != _FIXED_KNOCK_LIMIT):
+    read = {name: _read(name, value) for name, value in changes.items()}
+    # Naming a knock limit under Oklahoma is refused even at its fixed value: it would be shown
+    # on score sheets without effect. (Any other value is refused by RuleSet itself.)
+    if read.get("oklahoma", base.oklahoma) is True and "knock_limit" in read:
         raise InvalidRulesError(_OKLAHOMA_LIMIT_MESSAGE)
-    merged = dict(base.overrides)
-    merged.update(checked)
     profile = PROFILES[base.profile]
+    merged = {**dict(base.overrides), **read}
     kept = tuple((k, v) for k, v in merged.items() if getattr(profile, k) != v)
-    return dataclasses.replace(base, **checked, overrides=kept)
+    return dataclasses.replace(base, **read, overrides=kept)  # RuleSet checks every field
 
 
 RulesLike: TypeAlias = str | RuleSet

@@ -31,7 +31,7 @@ def store(tmp_path: Path) -> Iterator[Store]:
 @pytest.fixture()
 def client(store: Store) -> TestClient:
     app = create_app(store=store)
-    app.state.coach.samples = 16  # the API's behaviour, not the coach's precision, is tested
+    app.state.coach.samples = 4  # the API's behaviour, not the coach's precision, is tested
     return TestClient(app)
 
 

@@ -19,7 +19,7 @@ from ginrummy.web.service import TableService
 from .helpers import choose
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     if request.param == "sqlite":
         s = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
