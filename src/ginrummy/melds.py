@@ -208,8 +208,13 @@ def melds_with(mask: int, card: int) -> bool:
         return True
     suit = card - rank
     pattern = (others >> suit & SUIT_MASK) | 1 << rank
-    # A run through `rank`: three consecutive bits of the suit containing it.
-    return any(0 <= low <= 10 and pattern >> low & 7 == 7 for low in (rank - 2, rank - 1, rank))
+    # A run through `rank`: three consecutive bits of the suit containing it (written out: this
+    # runs in every playout step).
+    if rank >= 2 and pattern >> (rank - 2) & 7 == 7:
+        return True
+    if 1 <= rank <= 11 and pattern >> (rank - 1) & 7 == 7:
+        return True
+    return rank <= 10 and pattern >> rank & 7 == 7
 
 
 # ---------------------------------------------------------------------------------------------
