@@ -372,9 +372,10 @@ async function startMatch(choice) {
       next = await api.nextHand(created.id, created.version, seed);
     } catch (err) {
       // A typed seed the rules refuse: the deal panel keeps it, with the reason beside it.
+      if (err.status === 400) refusedSeed = seed;
       await load(created);
       afterMove(false, false);
-      if (err.status === 400) { refusedSeed = seed; draw(); showSeedError(err.message); }
+      if (err.status === 400) showSeedError(err.message);
       else { showReason(err.message); $("btn-deal").focus(); }
       return created;
     }
