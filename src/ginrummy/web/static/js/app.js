@@ -69,6 +69,7 @@ function draw(extra = {}) {
   render(state, ui, { busy, ...extra });
   if (!extra.anim) renderSealed(state, nextHand, refusedSeed);
   document.body.dataset.version = String(state.version);
+  document.body.dataset.match = state.id;
   document.body.dataset.status = state.status;
   document.body.dataset.phase = state.hand ? state.hand.phase : "deal";
   if (focusCard) {
