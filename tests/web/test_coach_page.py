@@ -104,9 +104,10 @@ def test_a_decision_is_revisited_from_a_hand_review(
     page.wait_for_selector("#coach-review .coach-summary")
     summary = page.inner_text("#coach-review .coach-summary")
     assert "decision" in summary
-    # The hand's end shows both the sealed deal, its server seed revealed, and the review.
+    # The hand's end shows both the sealed deal (its server seed revealed, in the details a
+    # click away from the quiet line) and the review.
     revealed = state["meta"]["sealed"]["hand"]["server_seed"]
-    assert revealed and revealed in page.inner_text("#hand-meta .seal-revealed")
+    assert revealed and revealed in page.text_content("#hand-meta .seal-revealed")
     page.screenshot(path=str(artifacts / "coach-review.png"), full_page=True)
     # Revisit a decision where you drew from the stock (open the full list first).
     page.click("#coach-review .coach-all summary")
@@ -134,28 +135,30 @@ def test_a_decision_is_revisited_from_a_hand_review(
     page.click("#revisit-exit")
     page.wait_for_selector("#coach-review:not([hidden]) .coach-summary")
     assert page.locator("#revisit").is_hidden()
-    assert revealed in page.inner_text("#hand-meta .seal-revealed")
+    assert revealed in page.text_content("#hand-meta .seal-revealed")
 
 
 def test_the_coach_on_from_the_start_waits_for_the_sealed_first_deal(
     page: Any, live_server: Server
 ) -> None:
-    """With the coach already on, a new match waits for its sealed first deal (no hand yet:
-    nothing to remark on or review), also after a reload, and then deals as usual."""
+    """With the coach already on, a match waiting for its sealed first deal (one started
+    through the API without a deal: the page itself deals at once) shows no hand to remark on
+    or review, also after a reload, and then deals as usual."""
     page.add_init_script("localStorage.setItem('ginrummy.coach', 'on')")
     open_table(page, live_server)
     page.wait_for_selector("#dlg-new[open]")
-    page.click("#new-start")
-    page.wait_for_selector("#deal-panel:not([hidden]) #client-seed")
-    page.wait_for_function("document.activeElement && document.activeElement.id === 'btn-deal'")
-    assert page.get_attribute("#coach-toggle", "aria-pressed") == "true"
-    assert page.locator("#coach-review").is_hidden()
-    assert state_of(page, live_server)["hand"] is None
+    page.click("#new-cancel")
+    token = page.evaluate("localStorage.getItem('ginrummy.token')")
+    r = httpx.post(f"{live_server.url}/api/matches", json={"deal": False},
+                   headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 201, r.text
     page.reload()
     page.wait_for_selector("body[data-ready=true]")
     page.wait_for_selector("#deal-panel:not([hidden]) #client-seed")
+    assert page.get_attribute("#coach-toggle", "aria-pressed") == "true"
     assert page.inner_text("#prompt") == "Deal the first hand."
     assert page.locator("#coach-review").is_hidden()
+    assert state_of(page, live_server)["hand"] is None
     version = page.get_attribute("body", "data-version")
     page.click("#btn-deal")
     wait_after(page, int(version or 0))

@@ -49,23 +49,19 @@ def open_table(page: Any, server: Server) -> None:
 
 
 def deal(page: Any, *, keyboard: bool = False, client_seed: str | None = None) -> None:
-    """Start a match from the new-game window, then deal its first hand from the sealed-deal
-    panel (with the random client seed the page offers, or ``client_seed`` typed in)."""
+    """Start a match from the new-game window: its first hand is dealt at once from its sealed
+    deal (with the client seed the page drew, or ``client_seed`` typed into the window)."""
     page.wait_for_selector("#dlg-new[open]")
+    if client_seed is not None:
+        page.click("#new-seal summary")
+        page.fill("#new-seed", client_seed)
     if keyboard:
+        assert page.evaluate("document.activeElement.id") == "new-start"
         page.keyboard.press("Enter")  # focus starts on "Start"
     else:
         page.click("#new-start")
-    page.wait_for_selector("#deal-panel:not([hidden]) #client-seed")
-    version = page.get_attribute("body", "data-version")
-    if client_seed is not None:
-        page.fill("#client-seed", client_seed)
-    if keyboard:
-        assert page.evaluate("document.activeElement.id") == "btn-deal"
-        page.keyboard.press("Enter")
-    else:
-        page.click("#btn-deal")
-    wait_after(page, int(version or 0))
+    page.wait_for_selector("#hand .card")
+    page.wait_for_function("document.body.dataset.busy === 'false'")
 
 
 def state_of(page: Any, server: Server) -> dict[str, Any]:

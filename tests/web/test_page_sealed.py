@@ -16,7 +16,7 @@ from ginrummy.shuffle import SealError, check_client_seed
 from ginrummy.verify import verify_record
 
 from .conftest import Server
-from .test_page import open_table, play_hand_by_clicks, state_of, wait_after
+from .test_page import deal, open_table, play_hand_by_clicks, state_of, wait_after
 
 #: Every check the view runs for a hand this browser saw from its commitment to its end.
 ALL_CHECKS = ["seen", "seed", "nonce", "version", "commitment", "deck", "hands", "upcard",
@@ -48,29 +48,30 @@ def test_a_hand_with_a_typed_client_seed_verifies_in_the_browser(
 ) -> None:
     open_table(page, live_server)
     page.wait_for_selector("#dlg-new[open]")
+    # The first hand's client seed is drawn in the browser, in the New game window, folded.
+    assert not page.locator("#new-seed").is_visible()
+    page.click("#new-seal summary")
+    offered = page.input_value("#new-seed")
+    assert re.fullmatch(r"[0-9a-f]{16}", offered)
+    # A seed the rules refuse: the match is sealed but nothing is dealt; the deal panel shows
+    # the commitment and the engine's sentence beside the field, which keeps what was typed.
+    page.fill("#new-seed", " leading space")
     page.click("#new-start")
     page.wait_for_selector("#deal-panel:not([hidden]) #client-seed")
-    before = state_of(page, live_server)
-    upcoming = before["meta"]["sealed"]["next"]
-    assert before["hand"] is None
-    # The commitment, nonce and dealer are shown before any seed is chosen.
-    panel = page.inner_text("#deal-panel")
-    assert upcoming["commitment"] in panel and "ginrummy-shuffle-v1" in panel
-    assert re.search(r"Nonce\s+1", panel)
-    offered = page.input_value("#client-seed")
-    assert re.fullmatch(r"[0-9a-f]{16}", offered)  # drawn in the browser
-    page.click("#seed-random")
-    assert page.input_value("#client-seed") != offered
-    # A bad seed gets the engine's sentence beside the field and deals nothing.
-    page.fill("#client-seed", " leading space")
-    page.click("#btn-deal")
     with pytest.raises(SealError) as engine:
         check_client_seed(" leading space")
     message = str(engine.value)
     page.locator("#seed-error").filter(has_text=message[0].upper() + message[1:]).wait_for()
     assert page.get_attribute("#client-seed", "aria-invalid") == "true"
-    assert state_of(page, live_server)["version"] == before["version"]
-    assert state_of(page, live_server)["hand"] is None
+    assert page.input_value("#client-seed") == " leading space"
+    before = state_of(page, live_server)
+    upcoming = before["meta"]["sealed"]["next"]
+    assert before["hand"] is None
+    panel = page.inner_text("#deal-panel")
+    assert upcoming["commitment"] in panel and "ginrummy-shuffle-v1" in panel
+    assert re.search(r"Nonce\s+1", panel)
+    page.click("#seed-random")
+    assert re.fullmatch(r"[0-9a-f]{16}", page.input_value("#client-seed"))
     # The keyboard reaches the field from the Deal button; Enter in the field deals.
     page.focus("#btn-deal")
     page.keyboard.press("Shift+Tab")
@@ -88,6 +89,14 @@ def test_a_hand_with_a_typed_client_seed_verifies_in_the_browser(
 
     final = play_hand_by_clicks(page, live_server)
     revealed = final["meta"]["sealed"]["hand"]
+    # At the hand's end the seal is one quiet line, checked in this browser; the details (the
+    # revealed server seed, the seeds, the next hand's commitment) are a click away.
+    page.wait_for_selector('#seal-verdict[data-ok="true"]')
+    assert re.fullmatch(r"Sealed deal ✓ — verify · details", page.inner_text(".seal-summary"))
+    assert revealed["server_seed"] not in page.inner_text("#hand-end")
+    assert page.get_attribute("#seal-more", "aria-expanded") == "false"
+    page.click("#seal-more")
+    assert page.get_attribute("#seal-more", "aria-expanded") == "true"
     shown = page.inner_text("#hand-meta")
     for value in (revealed["server_seed"], revealed["commitment"], typed):
         assert value in shown
@@ -109,7 +118,7 @@ def test_a_hand_with_a_typed_client_seed_verifies_in_the_browser(
     report = verify_record(text, published={1: upcoming["commitment"]})
     assert report.ok and [h.status for h in report.hands] == ["verified"]
 
-    # The next hand's commitment and seed field wait above "Next hand", which deals with it.
+    # The next hand's commitment and its seed field are in the details; "Next hand" deals with it.
     if final["status"] == "between_hands":
         nxt = final["meta"]["sealed"]["next"]
         assert nxt["commitment"] in shown
@@ -123,14 +132,15 @@ def test_a_hand_with_a_typed_client_seed_verifies_in_the_browser(
 def test_the_verify_view_names_the_check_a_tampered_report_fails(
     page: Any, live_server: Server
 ) -> None:
+    # Dealt as a person starts: Start deals at once with the seed drawn in the browser, and
+    # every check (the commitment seen before the deal and the seed sent included) passes.
     open_table(page, live_server)
-    page.wait_for_selector("#dlg-new[open]")
-    page.click("#new-start")
-    page.wait_for_selector("#deal-panel:not([hidden]) #client-seed")
-    version = int(page.get_attribute("body", "data-version") or 0)
-    page.click("#btn-deal")
-    wait_after(page, version)
+    deal(page)
     final = play_hand_by_clicks(page, live_server)
+    page.wait_for_selector('#seal-verdict[data-ok="true"]')
+    page.click("#btn-verify")
+    assert checks_shown(page) == dict.fromkeys(ALL_CHECKS, True)
+    page.click("#dlg-verify button.close")
     revealed = final["meta"]["sealed"]["hand"]
 
     # From now on the page is told what a dishonest server would report: first a deck with
@@ -154,6 +164,9 @@ def test_the_verify_view_names_the_check_a_tampered_report_fails(
         mode["what"] = what
         page.reload()
         page.wait_for_selector("body[data-ready=true]")
+        # The quiet line says so at once.
+        page.wait_for_selector('#seal-verdict[data-ok="false"]')
+        assert "✗" in page.inner_text("#seal-verdict")
         page.click("#btn-verify")
         checks = checks_shown(page)
         failed = {name for name, ok in checks.items() if not ok}
@@ -163,7 +176,7 @@ def test_the_verify_view_names_the_check_a_tampered_report_fails(
             line = page.inner_text('#verify-checks li[data-check="deck"]')
             assert line.startswith("✗ Failed") and "position 50" in line
         else:
-            assert "0" * 64 in page.inner_text("#hand-meta")
+            assert "0" * 64 in page.text_content("#hand-meta")
             # The seed no longer matches the commitment shown before the deal, and the deck it
             # gives is not the one the page saw dealt (its upcard may match by chance: 1 in 52).
             assert {"commitment", "deck", "hands"} <= failed

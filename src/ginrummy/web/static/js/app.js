@@ -5,7 +5,8 @@ import { api, ensurePlayer } from "./api.js";
 import { backElement, cardElement, name, symbol } from "./cards.js";
 import { actionState, render } from "./render.js";
 import { openHistory, openNewGame, openRules, setupSettings, reducedMotion } from "./panels.js";
-import { clientSeedFor, observe, renderSealed, showSeedError } from "./sealed.js";
+import { clientSeedFor, observe, rememberSeed, renderSealed, showSeedError } from "./sealed.js";
+import { randomClientSeed } from "./verify.js";
 import { setupLearn } from "./learn.js";
 import { setupCoach } from "./coach.js";
 
@@ -21,6 +22,9 @@ const ui = {
 let state = null;
 let busy = true;
 let options = null;
+// The client seed typed for a first deal the server refused: kept in the deal panel's field.
+let refusedSeed = null;
+const WAIT = "Wait: the computer is playing.";
 // Hooks for learn.js: `mover` answers a move instead of the match (a sample situation);
 // `afterDraw` runs after every drawing of the table (the first round's guide).
 // Hooks for coach.js: `afterMove(state, info)` runs once a new state has been played back
@@ -32,16 +36,22 @@ function afterMove(own, mover) {
   if (hooks.afterMove && state) hooks.afterMove(state, { own, mover });
 }
 
+let reasonTimer = null;
+
 function setBusy(value) {
   busy = value;
   document.body.dataset.busy = String(value);
+  // "Wait" answered a press made while busy (a double click): it is stale once the wait is over.
+  if (!value && $("reason").dataset.text === WAIT) showReason("");
 }
 
 function showReason(text) {
   const el = $("reason");
   // Re-announce the same sentence when it is asked for twice.
   el.textContent = "";
-  window.setTimeout(() => { el.textContent = text; }, 30);
+  el.dataset.text = text;
+  window.clearTimeout(reasonTimer);
+  reasonTimer = text ? window.setTimeout(() => { reasonTimer = null; el.textContent = text; }, 30) : null;
 }
 
 function announce(text) {
@@ -54,9 +64,12 @@ function draw(extra = {}) {
   if (!state) return;
   const active = document.activeElement;
   const focusCard = active && active.closest && active.closest("#hand") ? active.dataset.card : null;
+  document.body.dataset.table = "match";
+  $("start-panel").hidden = true;
   render(state, ui, { busy, ...extra });
-  if (!extra.anim) renderSealed(state, nextHand);
+  if (!extra.anim) renderSealed(state, nextHand, refusedSeed);
   document.body.dataset.version = String(state.version);
+  document.body.dataset.match = state.id;
   document.body.dataset.status = state.status;
   document.body.dataset.phase = state.hand ? state.hand.phase : "deal";
   if (focusCard) {
@@ -150,11 +163,18 @@ async function playBack(next, own) {
   } else if (next.hand.result) {
     speech.push(next.hand.result.explanation);
     if (next.status === "over") speech.push(`${next.score.outcome}.`);
-    $("btn-next").focus();
+    showResult();
   } else if (next.hand.your_turn) {
     speech.push(next.hand.prompt);
   }
   announce(speech.join(" "));
+}
+
+// The result of a hand (and of the match) where the person is looking: the panel's top at the
+// top of the window, its button focused without scrolling it away.
+function showResult() {
+  $("btn-next").focus({ preventScroll: true });
+  $("hand-end").scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
 }
 
 async function load(next, own = false) {
@@ -201,6 +221,33 @@ async function recover(err) {
     try { state = await api.state(state.id); observe(state); } catch { /* keep the old state */ }
   }
   draw();
+  await checkReplaced();
+}
+
+// Another tab (or window) started a new match: this one is abandoned. Offer the match that is
+// now current, not a new game (which would abandon that one too).
+async function checkReplaced() {
+  const notice = $("notice");
+  if (!state || state.status !== "abandoned" || hooks.mover) { notice.hidden = true; return; }
+  let current = null;
+  try { current = (await api.me()).current_match; } catch { /* offline: say what is known */ }
+  if (current && current !== state.id) {
+    $("notice-text").textContent = "A new game was started in another tab or window, so this match was left. Nothing was lost: continue with that game here.";
+    $("notice-action").textContent = "Go to the current game";
+    $("notice-action").onclick = async () => {
+      notice.hidden = true;
+      showReason("");
+      lent.show(await api.state(current));
+      focusHand();
+    };
+  } else {
+    $("notice-text").textContent = "This match was abandoned.";
+    $("notice-action").textContent = "Start a new game";
+    $("notice-action").onclick = () => { notice.hidden = true; startNewGame(); };
+  }
+  showReason("");
+  notice.hidden = false;
+  $("notice-action").focus();
 }
 
 async function nextHand() {
@@ -212,6 +259,7 @@ async function nextHand() {
   setBusy(true);
   try {
     const next = await api.nextHand(state.id, state.version, seed);
+    refusedSeed = null;
     await load(next);
     afterMove(false, false);
     focusHand();
@@ -287,23 +335,59 @@ function setSort(sort) {
 async function startNewGame() {
   const playing = state && !hooks.mover && state.status !== "over" && state.status !== "abandoned";
   const choice = await openNewGame(options, playing);
-  if (!choice) return;
+  if (!choice) { if (!state) showEmpty(); return; }
   await startMatch(choice);
+}
+
+/** No match at all (the first New game window was cancelled): an empty table, one way on. */
+function showEmpty() {
+  document.body.dataset.table = "empty";
+  $("start-panel").hidden = false;
+  $("prompt").textContent = "";
+  $("btn-start").focus();
 }
 
 async function startMatch(choice) {
   setBusy(true);
+  $("notice").hidden = true;
+  let created = null;
+  const { clientSeed, ...opts } = choice;
   try {
-    // The first hand waits for the player's client seed: the page shows its commitment first.
-    const next = await api.newMatch({ ...choice, deal: false });
+    // The server seals the first hand (its commitment reaches this page and is noted), then
+    // the hand is dealt at once with the client seed drawn in this browser (or typed).
+    created = await api.newMatch({ ...opts, deal: false });
     state = null;
+    refusedSeed = null;
+    observe(created);
+    const upcoming = created.meta && created.meta.sealed && created.meta.sealed.next;
+    if (created.hand || !upcoming) {
+      await load(created);
+      afterMove(false, false);
+      focusHand();
+      return created;
+    }
+    const seed = clientSeed || randomClientSeed();
+    rememberSeed(created.id, upcoming.hand, seed);
+    let next;
+    try {
+      next = await api.nextHand(created.id, created.version, seed);
+    } catch (err) {
+      // A typed seed the rules refuse: the deal panel keeps it, with the reason beside it.
+      if (err.status === 400) refusedSeed = seed;
+      await load(created);
+      afterMove(false, false);
+      if (err.status === 400) showSeedError(err.message);
+      else { showReason(err.message); $("btn-deal").focus(); }
+      return created;
+    }
     await load(next);
     afterMove(false, false);
-    if (next.hand) focusHand(); else $("btn-deal").focus();
+    focusHand();
     return next;
   } catch (err) {
     setBusy(false);
     showReason(err.message);
+    if (!state) showEmpty();
     return null;
   }
 }
@@ -407,6 +491,7 @@ function wire() {
   }
   $("btn-next").addEventListener("click", nextHand);
   $("btn-new").addEventListener("click", startNewGame);
+  $("btn-start").addEventListener("click", startNewGame);
   $("btn-rules").addEventListener("click", () => openRules(state, options));
   $("btn-history").addEventListener("click", () => openHistory());
   $("btn-settings").addEventListener("click", () => $("dlg-settings").showModal());
@@ -429,9 +514,11 @@ async function boot() {
       draw();
       announce(state.hand ? state.hand.prompt : "Deal the first hand.");
       afterMove(false, false);
+      checkReplaced();
     } else {
       setBusy(false);
       $("prompt").textContent = "Choose your table to start.";
+      document.body.dataset.table = "empty";
       document.body.dataset.ready = "true";
       startNewGame();
       return;

@@ -3,6 +3,7 @@
 
 import { api } from "./api.js";
 import { sheetTable } from "./render.js";
+import { randomClientSeed } from "./verify.js";
 
 const $ = (id) => document.getElementById(id);
 const SETTINGS_KEY = "ginrummy.settings";
@@ -64,6 +65,9 @@ export function openNewGame(options, inProgress) {
   update();
   $("new-warning").hidden = !inProgress;
   $("new-cancel").hidden = false;
+  // The first hand's client seed, drawn here in the browser (a new one each time).
+  $("new-seed").value = randomClientSeed();
+  $("new-seal").open = false;
   return new Promise((resolve) => {
     let chosen = null;
     form.onsubmit = (ev) => {
@@ -73,13 +77,16 @@ export function openNewGame(options, inProgress) {
         level: form.elements.level.value,
         hollywood: $("opt-hollywood").checked,
         last_discard_chance: $("opt-ldc").checked,
+        clientSeed: $("new-seed").value,
       };
       dialog.close();
     };
     $("new-cancel").onclick = () => dialog.close();
     dialog.addEventListener("close", () => resolve(chosen), { once: true });
     dialog.showModal();
-    $("new-start").focus();
+    // Focus on Start (Enter starts), with the window read from its title down.
+    $("new-start").focus({ preventScroll: true });
+    dialog.scrollTop = 0;
   });
 }
 

@@ -49,12 +49,14 @@ function renderOpponent(state, anim) {
   $("opp-took-label").textContent = "Took from the discard pile:";
 }
 
-function renderPiles(state, anim) {
+function renderPiles(state, anim, busy) {
   const hand = state.hand;
   const stockCount = anim ? anim.stock : hand.stock_count;
   const pile = anim ? anim.pile : hand.discard_pile;
   const stock = $("stock");
-  const canDraw = !anim && hand.actions.draw.enabled;
+  // Only a live turn glows: not while the computer plays, nor in an abandoned match.
+  const live = !anim && !busy && state.status === "playing";
+  const canDraw = live && hand.actions.draw.enabled;
   stock.setAttribute("aria-label", `Stock, ${plural(stockCount, "card")}. ${canDraw ? "Press to draw." : ""}`.trim());
   stock.setAttribute("aria-disabled", String(!canDraw));
   stock.classList.toggle("can", canDraw);
@@ -62,11 +64,11 @@ function renderPiles(state, anim) {
   $("stock-count").textContent = `Stock: ${stockCount}`;
   const discard = $("discard-pile");
   const top = pile.length ? pile[pile.length - 1] : null;
-  const canTake = !anim && hand.actions.take.enabled;
+  const canTake = live && hand.actions.take.enabled;
   discard.replaceChildren(...(top ? [cardElement(top, { label: false })] : []));
   const label = top ? `Discard pile, top card ${name(top)}, ${plural(pile.length, "card")}.` : "Discard pile, empty.";
   discard.setAttribute("aria-label", `${label} ${canTake ? "Press to take it." : ""}`.trim());
-  discard.setAttribute("aria-disabled", String(!canTake && !(hand.phase === "discard" && hand.your_turn)));
+  discard.setAttribute("aria-disabled", String(!canTake && !(live && hand.phase === "discard" && hand.your_turn)));
   discard.classList.toggle("can", canTake);
   $("pile-count").textContent = top ? `Discard pile (${pile.length})` : "Discard pile";
 }
@@ -146,7 +148,8 @@ function renderActions(state, ui, busy) {
     btn.title = st.reason;
     btn.classList.toggle("hidden-act", act === "big_gin" && !state.rules.big_gin);
     // Knock, gin and big gin light up whenever they are possible with some discard.
-    btn.classList.toggle("ready", !busy && Boolean(state.hand) && ["knock", "gin", "big_gin"].includes(act)
+    btn.classList.toggle("ready", !busy && Boolean(state.hand) && state.status === "playing"
+      && ["knock", "gin", "big_gin"].includes(act)
       && state.hand.actions[act].enabled);
   }
 }
@@ -263,6 +266,23 @@ function renderScore(state) {
   $("rules-line").textContent = `Rules: ${state.rules.describe} · ${where}`;
   $("sheet").replaceChildren(score.rows.length ? sheetTable(score, "Score sheet of this match")
     : Object.assign(document.createElement("p"), { className: "muted small", textContent: "No hand finished yet." }));
+  markOverflow($("sheet"), $("sheet-cue"));
+}
+
+/** A box that scrolls sideways says so (a cue, and a focusable region for the keyboard). */
+export function markOverflow(box, cue) {
+  const wide = box.scrollWidth > box.clientWidth + 1 && box.offsetParent !== null;
+  box.classList.toggle("overflows", wide);
+  if (wide) {
+    box.tabIndex = 0;
+    box.setAttribute("role", "region");
+    box.setAttribute("aria-label", "Score sheet, scrolls sideways");
+  } else {
+    box.removeAttribute("tabindex");
+    box.removeAttribute("role");
+    box.removeAttribute("aria-label");
+  }
+  if (cue) cue.hidden = !wide;
 }
 
 function renderLog(state) {
@@ -323,6 +343,8 @@ function renderHandEnd(state) {
   const show = Boolean(result);
   panel.hidden = !show;
   $("middle").hidden = show;
+  // The hand's end lays out both hands: the computer's backs and the action buttons step aside.
+  document.body.dataset.ended = String(show);
   if (!show) return;
   const who = result.knocker === "you" ? "You" : "Computer";
   const title = result.kind === "cancelled" ? `Hand ${state.hand.number}: cancelled`
@@ -365,6 +387,7 @@ function renderNoHand(state, ui, busy) {
   $("log").replaceChildren();
   $("hand-end").hidden = true;
   $("middle").hidden = false;
+  document.body.dataset.ended = "false";
   renderActions(state, ui, busy);
   renderScore(state);
   $("prompt").textContent = state.status === "abandoned"
@@ -375,7 +398,7 @@ function renderNoHand(state, ui, busy) {
 export function render(state, ui, { busy = false, anim = null } = {}) {
   if (!state.hand) { renderNoHand(state, ui, busy); return; }
   renderOpponent(state, anim);
-  renderPiles(state, anim);
+  renderPiles(state, anim, busy);
   renderHand(state, ui);
   renderActions(state, ui, busy);
   renderScore(state);

@@ -61,7 +61,8 @@ export function observe(state) {
   writeWitness(data);
 }
 
-function rememberSeed(matchId, number, seed) {
+/** Note the client seed this page sends for a hand (the check compares it with the record). */
+export function rememberSeed(matchId, number, seed) {
   const data = readWitness(matchId);
   handWitness(data, number).clientSeed = seed;
   writeWitness(data);
@@ -100,10 +101,10 @@ const short = (hex) => `${hex.slice(0, 16)}…`;
 
 let seedBox = null; // the box of the hand waiting to be dealt, kept while the player types
 
-function buildSeedBox(key, upcoming, yourSeat) {
+function buildSeedBox(key, upcoming, yourSeat, seed = null) {
   const input = el("input", {
     id: "client-seed", type: "text", autocomplete: "off", spellcheck: false,
-    value: randomClientSeed(),
+    value: seed === null ? randomClientSeed() : seed,
   });
   input.setAttribute("aria-describedby", "seed-help seed-error");
   input.setAttribute("autocapitalize", "off");
@@ -149,7 +150,11 @@ export function showSeedError(text) {
   if (!out || !input) return false;
   out.textContent = text;
   input.setAttribute("aria-invalid", String(Boolean(text)));
-  if (text) input.focus();
+  if (text) {
+    const details = input.closest("details");
+    if (details) details.open = true;
+    input.focus();
+  }
   return true;
 }
 
@@ -158,12 +163,10 @@ export function showSeedError(text) {
 
 function revealedBlock(state, sealed) {
   const s = sealed.hand;
-  const verify = el("button", { type: "button", id: "btn-verify", className: "chip seal-btn", textContent: "Verify this deal" });
-  verify.addEventListener("click", () => openVerify(state));
   const download = el("button", { type: "button", id: "btn-record", className: "chip seal-btn", textContent: "Download the record" });
   download.addEventListener("click", () => downloadRecord(state));
   const box = el("section", { className: "seal-revealed" },
-    el("h3", { id: "seal-done-title", textContent: `Sealed deal of hand ${s.hand}: the server seed is revealed` }),
+    el("h3", { id: "seal-done-title", textContent: `Hand ${s.hand}: the server seed is revealed` }),
     facts([
       ["Commitment", s.commitment, true],
       ["Server seed", s.server_seed, true],
@@ -172,7 +175,7 @@ function revealedBlock(state, sealed) {
       ["Dealer", dealerText(s, sealed.your_seat)],
       ["Algorithm", s.version],
     ]),
-    el("div", { className: "seal-actions" }, verify, download),
+    el("div", { className: "seal-actions" }, download),
     el("p", { className: "small muted", textContent: "Check it offline too: ginrummy verify RECORD." }));
   box.setAttribute("aria-labelledby", "seal-done-title");
   return box;
@@ -194,8 +197,62 @@ async function downloadRecord(state) {
   }
 }
 
+// The hand's check, run once in this browser when the hand is over: its verdict is the quiet
+// line "Sealed deal ✓ — verify" (the details and every check are a click away).
+const verdicts = new Map(); // key -> {checks, failed, notes, data} or "running"
+
+function verdictKey(state) {
+  const s = state.meta.sealed.hand;
+  return `${state.id}/${s.hand}/${s.server_seed}/${(s.deck || []).join("")}`;
+}
+
+function showVerdict(state) {
+  const out = $("seal-verdict");
+  if (!out) return;
+  const v = verdicts.get(verdictKey(state));
+  if (!v || v === "running") {
+    out.textContent = "Sealed deal: checking…";
+    out.dataset.ok = "";
+  } else if (!v.failed.length) {
+    out.textContent = "Sealed deal ✓";
+    out.dataset.ok = "true";
+  } else {
+    out.textContent = `Sealed deal ✗ ${v.failed.length} of ${v.checks.length} checks failed`;
+    out.dataset.ok = "false";
+  }
+}
+
+function checkInBackground(state) {
+  const key = verdictKey(state);
+  if (verdicts.has(key)) { showVerdict(state); return; }
+  verdicts.set(key, "running");
+  showVerdict(state);
+  runChecks(state).then((v) => {
+    verdicts.set(key, v);
+    const shown = $("seal-verdict");
+    if (shown && shown.dataset.key === key) showVerdict(state);
+  });
+}
+
+function quietLine(state) {
+  const verify = el("button", { type: "button", id: "btn-verify", className: "linkish seal-btn", textContent: "verify" });
+  verify.setAttribute("aria-label", "Verify this deal: every check in your browser");
+  verify.addEventListener("click", () => openVerify(state));
+  const more = el("button", { type: "button", id: "seal-more", className: "linkish seal-btn", textContent: "details" });
+  more.setAttribute("aria-expanded", "false");
+  more.setAttribute("aria-controls", "seal-details");
+  more.addEventListener("click", () => {
+    const box = $("seal-details");
+    box.hidden = !box.hidden;
+    more.setAttribute("aria-expanded", String(!box.hidden));
+  });
+  const verdict = el("span", { id: "seal-verdict", className: "seal-verdict" });
+  verdict.dataset.key = verdictKey(state);
+  return el("p", { className: "seal-summary" }, verdict, " — ", verify, " · ", more);
+}
+
 /** Draw the sealed parts of the table: the first deal's panel, the hand-end seal, the line. */
-export function renderSealed(state, onDeal) {
+export function renderSealed(state, onDeal, firstSeed = null) {
   if (state.meta && (state.meta.situation || state.meta.revisit)) {
     // A sample situation (Learn panel) or a decision reopened by the coach (Revisit) is a
     // position, not a dealt hand: nothing is sealed.
@@ -214,11 +271,11 @@ export function renderSealed(state, onDeal) {
   if (first) $("middle").hidden = true;
   $("btn-deal").onclick = onDeal;
 
-  // The box of the next deal lives in the first-deal panel or at the hand's end.
+  // The box of the next deal lives in the first-deal panel or, folded, at the hand's end.
   if (waiting) {
     const key = `${state.id}/${sealed.next.hand}`;
     if (!seedBox || seedBox.dataset.key !== key) {
-      seedBox = buildSeedBox(key, sealed.next, sealed.your_seat);
+      seedBox = buildSeedBox(key, sealed.next, sealed.your_seat, first ? firstSeed : null);
       seedBox.querySelector("input").addEventListener("keydown", (ev) => {
         if (ev.key === "Enter") { ev.preventDefault(); onDeal(); }
       });
@@ -227,17 +284,26 @@ export function renderSealed(state, onDeal) {
     seedBox = null;
   }
   const meta = $("hand-meta");
-  const parts = [];
   if (hand && hand.result) {
+    const parts = [];
+    const open = $("seal-details") ? !$("seal-details").hidden : false;
+    const details = el("div", { id: "seal-details", className: "seal-details" });
+    details.hidden = !open;
     if (!sealed) {
       parts.push(el("p", { className: "small", textContent: "This match was started before sealed deals: its hands are not sealed." }));
     } else if (sealed.hand && sealed.hand.server_seed) {
-      parts.push(revealedBlock(state, sealed));
-      parts.push(el("p", { id: "seal-status", className: "small", role: "status" }));
+      parts.push(quietLine(state));
+      details.append(revealedBlock(state, sealed), el("p", { id: "seal-status", className: "small", role: "status" }));
     }
-    if (seedBox) parts.push(seedBox);
+    if (seedBox) details.append(seedBox);
+    if (details.childElementCount) parts.push(details);
+    meta.replaceChildren(...parts);
+    const more = $("seal-more");
+    if (more) more.setAttribute("aria-expanded", String(!$("seal-details").hidden));
+    if (sealed && sealed.hand && sealed.hand.server_seed) checkInBackground(state);
+  } else {
+    meta.replaceChildren();
   }
-  meta.replaceChildren(...parts);
   $("deal-seal").replaceChildren(...(first && seedBox ? [seedBox] : []));
 
   const line = $("seal-line");
@@ -313,6 +379,19 @@ export function verifyInputs(state) {
   return { data, extra, notes };
 }
 
+/** Every check of the hand, run in this browser: what the page saw against what was revealed. */
+export async function runChecks(state) {
+  const { data, extra, notes } = verifyInputs(state);
+  let result;
+  try {
+    result = await verifyHand(data);
+  } catch (err) {
+    result = { ok: false, checks: [{ check: "inputs", ok: false, detail: err.message }] };
+  }
+  const checks = [...extra, ...result.checks];
+  return { checks, failed: checks.filter((c) => !c.ok), notes, data };
+}
+
 /** Run the check in this browser and show every check, passed or failed. */
 export async function openVerify(state) {
   const dialog = $("dlg-verify");
@@ -324,15 +403,7 @@ export async function openVerify(state) {
   for (const b of dialog.querySelectorAll("button.close")) b.onclick = () => dialog.close();
   if (!dialog.open) dialog.showModal();
   $("verify-title").focus();
-  const { data, extra, notes } = verifyInputs(state);
-  let result;
-  try {
-    result = await verifyHand(data);
-  } catch (err) {
-    result = { ok: false, checks: [{ check: "inputs", ok: false, detail: err.message }] };
-  }
-  const checks = [...extra, ...result.checks];
-  const failed = checks.filter((c) => !c.ok);
+  const { checks, failed, notes, data } = await runChecks(state);
   list.replaceChildren(...checks.map((c) => {
     const li = el("li", { className: c.ok ? "pass" : "fail" },
       el("span", { className: "verdict", textContent: c.ok ? "✓ Passed" : "✗ Failed" }), " ",
