@@ -138,3 +138,16 @@ def test_build_check_and_show_for_authors(tmp_path: Path) -> None:
     assert "bad.toml (qka-not-a-run)" in refused.output and "engine finds 13" in refused.output
     every = runner.invoke(main, ["learn", "check"])
     assert every.exit_code == 0 and f"{len(SITUATIONS)} situations are valid." in every.output
+
+
+def test_lesson_lines_wrap_between_words_at_a_narrow_console() -> None:
+    """A question longer than the console's width is wrapped by the table at word boundaries,
+    never mid-word (with the terminal left to wrap, "You dre / w the 8c" happened)."""
+    out = __import__("io").StringIO()
+    console = Console(file=out, width=24, color_system=None)
+    table = LessonTable(console, plain=True)
+    text = "You drew the 8c. Queen, king and ace of spades: is that a run?"
+    table.say(text)
+    lines = out.getvalue().splitlines()
+    assert len(lines) > 1 and all(len(line) <= 24 for line in lines)
+    assert " ".join(line.strip() for line in lines) == text  # every break is between words

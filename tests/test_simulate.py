@@ -319,3 +319,24 @@ def test_default_players_and_rule_flags_reach_the_run() -> None:
     settings = doc["rules"]["settings"]
     assert settings["hollywood"] and settings["last_discard_chance"] and settings["oklahoma"]
     assert doc["rules"]["description"].startswith("oklahoma")
+
+
+def test_the_table_starts_with_points_per_hand_and_matches_won() -> None:
+    """A newcomer reads who is better first: with --matches the matches won, then each
+    player's net points per hand (agreeing with --json), and one line on how to read them,
+    all before the tables."""
+    args = ("simulate", "random", "simple", "--matches", "2", "--rule", "target=10",
+            "--seed", "h", "--workers", "1", "--no-progress")
+    out = invoke(*args).output
+    doc = json.loads(invoke(*args, "--json").output)["summary"]
+    flat = " ".join(out.split())
+    a = doc["players"][0]
+    net = doc["hand_stats"]["players"][0]["net_points_per_hand"]["mean"]
+    matches = flat.index(f"Matches: A (random) won {a['wins']}, B (simple) won ")
+    points = flat.index(f"Points per hand: A (random) {net:+.2f}, B (simple) {-net:+.2f}")
+    read = flat.index("How to read it: net points per hand")
+    assert matches < points < read < flat.index("Matches (2 finished)")
+    hands = " ".join(invoke("simulate", "random", "--hands", "12", "--seed", "h", "--workers",
+                            "1", "--no-progress").output.split())
+    assert "Matches:" not in hands
+    assert hands.index("Points per hand: A (random)") < hands.index("Hands (12)")

@@ -119,3 +119,20 @@ def test_a_sealed_match_with_the_tutorial_and_the_coach(
                  "The coach's review of hand 1", "Score sheet", FINAL_TIP,
                  "Hand 2 is sealed: commitment "):
         at = s.text.index(part, at)  # each after the one before (ValueError otherwise)
+
+
+def test_the_coach_setting_is_kept_in_the_save(tmp_path: Path) -> None:
+    """``coach on`` is saved with the match: after quitting, the resumed table has the coach on
+    (and remarks on the next decision); ``coach off`` is saved too."""
+    match = match_with("7h 8h 9h Kc Kd Ks 2c 5d 9s Jh", "3c 4c 5c Qh Qd Qs 6s 7d Ac 2d", "4s")
+    s = Session(SavedMatch(match, NAMES, META), tmp_path, ["coach on"])
+    s.run()
+    assert "The coach is on" in s.text
+    saved = s.store.read()
+    assert saved.meta.coach
+    again = Session(saved, tmp_path, ["p", "coach off"])
+    assert again.table.coach is not None
+    again.run()
+    assert "Coach: [" in again.text  # the remark on the pass, with no 'coach on' typed
+    assert not again.store.read().meta.coach
+    assert Session(again.store.read(), tmp_path, []).table.coach is None

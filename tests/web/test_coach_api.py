@@ -267,3 +267,86 @@ def test_the_coach_on_a_sealed_match_reads_finished_hands_only(
     for r in (review, shown, answered, client.get(f"/api/matches/{mid}/coach/latest",
                                                   headers=auth)):
         assert not [s for s in seeds if s in r.text], "an unrevealed server seed in a response"
+
+
+def _stream(client: TestClient, auth: dict[str, str], match_id: str,
+            number: int) -> list[dict[str, Any]]:
+    with client.stream("GET", f"/api/matches/{match_id}/coach/hands/{number}/stream",
+                       headers=auth) as r:
+        assert r.status_code == 200, r.read()
+        assert r.headers["content-type"].startswith("application/x-ndjson")
+        return [json.loads(line) for line in r.iter_lines() if line]
+
+
+def test_assessing_ahead_and_the_streamed_review(client: TestClient, store: Store) -> None:
+    """The page asks the coach to assess ahead after each of the person's moves: each answer
+    counts the decisions played so far (nothing from the future, no verdict shown). The hand's
+    streamed review then lists every decision pending, one remark per decision, and ends with
+    the review the plain route answers; the remarks assessed ahead are the ones kept."""
+    rng = random.Random(13)
+    auth = new_player(client)
+    state = new_match(client, auth, profile="traditional")
+    mid, number = state["id"], state["hand"]["number"]
+    path = f"/api/matches/{mid}/coach/ahead"
+    assert client.post(path, headers=auth).json() == {"assessed": 0, "kept": 0}
+    while state["status"] == "playing" and state["hand"]["number"] == number:
+        state = advance(client, auth, state, choose(state, rng, wild=0.25))
+        r = client.post(path, headers=auth)
+        assert r.status_code == 200, r.text
+        hand = loads(store.load_record(mid)[1]).hands[number - 1]
+        played = _decision_indices(hand)
+        assert r.json()["assessed"] + r.json()["kept"] == len(played)
+        assert r.json()["assessed"] <= 1  # only the decision just played was new
+    assert client.post(path, headers=auth).json()["assessed"] == 0
+    kept = {i: a for i, (_t, a) in app_notes(client).get(mid, number).items()}
+    lines = _stream(client, auth, mid, number)
+    hand = loads(store.load_record(mid)[1]).hands[number - 1]
+    indices = _decision_indices(hand)
+    assert [e["event"] for e in lines] == ["start"] + ["decision"] * len(indices) + ["review"]
+    assert [p["index"] for p in lines[0]["pending"]] == indices
+    remarks = [e["remark"] for e in lines[1:-1]]
+    assert sorted(r["index"] for r in remarks) == indices
+    assert set(kept) == set(indices)
+    for remark, pending in zip(remarks, lines[0]["pending"], strict=True):
+        assert remark["words"] == pending["words"] and remark["turn"] == pending["turn"]
+        assert remark["rating"] == kept[remark["index"]].rating
+    plain = client.get(f"/api/matches/{mid}/coach/hands/{number}", headers=auth).json()
+    assert lines[-1]["review"] == plain
+    assert plain["decisions"] == remarks
+
+
+def test_the_streamed_review_assesses_what_was_not_assessed_ahead(
+    client: TestClient, store: Store
+) -> None:
+    """Without any remark or assessing ahead, the streamed review assesses each decision in
+    the order played and keeps it; a hand in play is refused before anything is streamed."""
+    rng = random.Random(17)
+    auth = new_player(client)
+    state = new_match(client, auth, profile="modern")
+    mid, number = state["id"], state["hand"]["number"]
+    stream = f"/api/matches/{mid}/coach/hands/{number}/stream"
+    assert client.get(stream, headers=auth).status_code == 409
+    while state["status"] == "playing" and state["hand"]["number"] == number:
+        state = advance(client, auth, state, choose(state, rng))
+    assert not app_notes(client).get(mid, number)
+    lines = _stream(client, auth, mid, number)
+    indices = [p["index"] for p in lines[0]["pending"]]
+    assert [e["remark"]["index"] for e in lines[1:-1]] == indices
+    assert sorted(app_notes(client).get(mid, number)) == indices
+    assert lines[-1]["review"]["decisions"] == [e["remark"] for e in lines[1:-1]]
+
+
+def test_only_the_owner_assesses_ahead_or_streams(client: TestClient) -> None:
+    auth = new_player(client, "Ann")
+    other = new_player(client, "Bob")
+    state = new_match(client, auth)
+    mid = state["id"]
+    assert client.post(f"/api/matches/{mid}/coach/ahead", headers=other).status_code == 404
+    assert client.post(f"/api/matches/{mid}/coach/ahead").status_code == 401
+    path = f"/api/matches/{mid}/coach/hands/1/stream"
+    assert client.get(path, headers=other).status_code == 404
+    assert client.get(path).status_code == 401
+
+
+def app_notes(client: TestClient) -> Any:
+    return client.app.state.coach.notes  # type: ignore[attr-defined]

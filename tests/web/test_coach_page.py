@@ -165,3 +165,56 @@ def test_the_coach_on_from_the_start_waits_for_the_sealed_first_deal(
     page.wait_for_selector("#hand .card")
     assert state_of(page, live_server)["hand"]["number"] == 1
     assert page.locator("#coach-review").is_hidden()
+
+
+def test_with_the_coach_off_decisions_are_assessed_ahead_and_the_review_streams(
+    page: Any, live_server: Server
+) -> None:
+    """With the coach off nothing is shown during play, but after each of your decisions the
+    page asks the coach to assess it ahead; the review you then ask for at the hand's end
+    arrives by the streamed route and lists every decision."""
+    open_table(page, live_server)
+    deal(page)
+    assert page.get_attribute("#coach-toggle", "aria-pressed") == "false"
+    ahead = 0
+    for _ in range(MAX_STEPS):
+        state = state_of(page, live_server)
+        if state["hand"]["result"] or ahead >= 3:
+            break
+        move = choose(state)
+        if len(state["hand"]["legal_moves"]) > 1:
+            with page.expect_response(lambda r: r.url.endswith("/coach/ahead")) as answer:
+                click_move(page, state, move)
+            assert answer.value.status == 200
+            counts = answer.value.json()
+            assert counts["assessed"] + counts["kept"] >= ahead + 1
+            ahead += 1
+        else:
+            click_move(page, state, move)
+        assert page.inner_text("#coach-slot") == ""  # the coach is off: no remark shown
+    assert ahead >= 1
+    # The rest of the hand through the API, then the review, asked for at the hand's end.
+    token = page.evaluate("localStorage.getItem('ginrummy.token')")
+    auth = {"Authorization": f"Bearer {token}"}
+    for _ in range(MAX_STEPS * 2):
+        state = state_of(page, live_server)
+        if state["status"] != "playing":
+            break
+        r = httpx.post(f"{live_server.url}/api/matches/{state['id']}/moves", headers=auth,
+                       json={"move": choose(state), "version": state["version"]})
+        assert r.status_code == 200, r.text
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    page.wait_for_selector("#coach-review-ask")
+    with page.expect_response(lambda r: "/coach/hands/" in r.url
+                              and r.url.endswith("/stream")) as streamed:
+        page.click("#coach-review-ask")
+    assert streamed.value.status == 200
+    page.wait_for_selector("#coach-review .coach-summary")
+    number = state["hand"]["number"]
+    review = httpx.get(f"{live_server.url}/api/matches/{state['id']}/coach/hands/{number}",
+                       headers=auth, timeout=60).json()
+    assert page.inner_text("#coach-review .coach-summary") == review["summary"]
+    assert page.locator("#coach-review .coach-all .coach-item").count() == len(
+        review["decisions"])
+    assert page.locator("#coach-review [data-pending]").count() == 0

@@ -27,6 +27,7 @@ from .running import (
     check_player,
     default_workers,
     mean_cells,
+    pct,
     run_options,
     run_with_progress,
     share_cells,
@@ -129,6 +130,49 @@ def match_table(s: dict[str, Any], title: str) -> Table:
     if s["unfinished"]:
         table.add_row("Stopped unfinished (not counted)", str(s["unfinished"]), "", "")
     return table
+
+
+def headline(summary: dict[str, Any], mode: Mode) -> list[str]:
+    """The lines printed before the tables: with ``--matches`` the matches won first, then each
+    player's net points per hand (what decides a match), and one line on how to read them.
+    Hands won is not the measure: a player can win fewer hands and more points, by holding
+    out for gin and undercuts while its losses stay small."""
+    hands = summary["hand_stats"] if mode == "matches" else summary
+    a, b = hands["players"]
+    lines = []
+    if mode == "matches":
+        pa, pb = summary["players"]
+        score = pa["score"]
+        interval = ("" if score["low"] is None else
+                    f", 95% interval {pct(score['low'])} – {pct(score['high'])}")
+        lines.append(
+            f"Matches: A ({pa['name']}) won {pa['wins']:,}, B ({pb['name']}) won {pb['wins']:,}"
+            + (f", {summary['ties']:,} tied" if summary["ties"] else "")
+            + f" of {summary['finished']:,}; A's match score {share_text(score)}{interval}."
+        )
+    net = a["net_points_per_hand"]
+    if net["mean"] is not None:
+        lines.append(
+            f"Points per hand: A ({a['name']}) {_signed(net['mean'])}, B ({b['name']}) "
+            f"{_signed(-net['mean'])}"
+            + ("" if net["low"] is None else
+               f" (A's 95% interval {_signed(net['low'])} to {_signed(net['high'])})")
+            + f"; A won {share_text(a['hand_wins'])} of the hands that scored."
+        )
+    lines.append(
+        "How to read it: net points per hand (and matches won) say who is better; hands won do "
+        "not, since a player can win fewer hands but bigger ones (gins, undercuts). An interval "
+        "that contains 0 means these games cannot tell the two apart: play more."
+    )
+    return lines
+
+
+def share_text(p: dict[str, Any]) -> str:
+    return "—" if p["share"] is None else pct(p["share"])
+
+
+def _signed(x: float) -> str:
+    return f"{x:+.2f}"
 
 
 def has_small(summary: Any) -> bool:
@@ -236,6 +280,8 @@ def simulate(
         f"rules {rules.describe()}, seed {setup.seed!r}"
     )
     console.print(f"{elapsed:.1f} s with {n_workers} worker{'s' if n_workers > 1 else ''}")
+    for line in headline(summary, mode):
+        console.print(line, markup=False, highlight=False)
     if mode == "matches":
         console.print(match_table(summary, f"Matches ({summary['finished']:,} finished)"))
     console.print(hand_table(hand_summary, f"Hands ({hand_summary['hands']:,})", rules.big_gin))

@@ -57,8 +57,10 @@ class LessonTable:
         self.order: SortOrder = "rank"
 
     def say(self, text: str, style: str = "") -> None:
+        """A line of prose, wrapped at word boundaries to the console's width (with
+        ``soft_wrap`` the terminal broke lines mid-word: "You dre / w the 8♣")."""
         self.console.print(Text(asciify(text) if self.plain else text,
-                                style="" if self.plain else style), soft_wrap=True)
+                                style="" if self.plain else style, overflow="ignore"))
 
     def ask(self, prompt: str) -> str:
         return read_line(self.console, self._ask, prompt, plain=self.plain)

@@ -68,6 +68,8 @@ class SaveMeta:
     computer before each decision, so a resumed match plays exactly as an uninterrupted one
     would. ``reproducible`` (a match started with ``--seed``) derives the sealed deals' server
     seeds and offered client seeds from ``match_seed`` instead of drawing them at random.
+    ``coach``: the coach was on when the match was last saved (``coach on``/``coach off`` or
+    ``--coach``), so a resumed match has it on again.
     """
 
     level: str
@@ -76,6 +78,7 @@ class SaveMeta:
     computer_seed: str
     sort: Literal["rank", "suit"] = "rank"
     reproducible: bool = False
+    coach: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -86,6 +89,7 @@ class SaveMeta:
             "computer_seed": self.computer_seed,
             "sort": self.sort,
             "reproducible": self.reproducible,
+            "coach": self.coach,
         }
 
     @property
@@ -112,6 +116,9 @@ class SaveMeta:
         reproducible = meta.get("reproducible", False)
         if not isinstance(reproducible, bool):
             raise CorruptSaveError("its meta field 'reproducible' is not true or false")
+        coach = meta.get("coach", False)
+        if not isinstance(coach, bool):
+            raise CorruptSaveError("its meta field 'coach' is not true or false")
         return cls(
             level=meta["level"],
             human_seat=seat,
@@ -119,6 +126,7 @@ class SaveMeta:
             computer_seed=meta["computer_seed"],
             sort=sort,
             reproducible=reproducible,
+            coach=coach,
         )
 
 

@@ -108,6 +108,12 @@ class TerminalTable:
         self._shown_seal = -1  # index of the hand whose commitment was last shown
         self.tips = tips  # the tutorial's tips (``play --tutorial``); None when off
         self._last_tip: str | None = None
+        # The coach: on when asked for (``--coach``) or when it was on as the match was last
+        # saved; the choice is kept in the save's meta.
+        if coach is None and saved.meta.coach:
+            coach = Coach(seed=COACH_SEED)
+        if coach is not None and not saved.meta.coach:
+            self.saved.meta = replace(saved.meta, coach=True)
         self.coach = coach
         # The coach's remarks on the current hand's decisions, by move index (for the review).
         self._remarks: dict[int, Assessment] = {}
@@ -133,10 +139,12 @@ class TerminalTable:
         return self.match.view(self.you)
 
     def say(self, text: str, style: str = "") -> None:
+        # Wrapped by rich at word boundaries to the console's width (soft_wrap would leave the
+        # terminal to break lines, mid-word); a word longer than a line (a path) is not cut.
         if self.plain:
-            self.console.print(Text(asciify(text)), soft_wrap=True)
+            self.console.print(Text(asciify(text), overflow="ignore"))
         else:
-            self.console.print(Text(text, style=style), soft_wrap=True)
+            self.console.print(Text(text, style=style, overflow="ignore"))
 
     def show(self, renderable: RenderableType) -> None:
         self.console.print(renderable)
@@ -285,6 +293,9 @@ class TerminalTable:
             self.coach = Coach(seed=COACH_SEED)
         elif not want:
             self.coach = None
+        if self.saved.meta.coach != (self.coach is not None):
+            self.saved.meta = replace(self.saved.meta, coach=self.coach is not None)
+            self.save()
         self.say("The coach is on: a remark after each of your decisions and a review after "
                  "each hand." if self.coach is not None else "The coach is off.")
 
@@ -392,7 +403,7 @@ class TerminalTable:
         self._raw(f"Commitment {public['commitment']}, client seed \"{public['client_seed']}\", "
                   f"nonce {public['nonce']}.")
         if not self.match.over:  # at the end the file moves; _finish names its new place
-            self.say(f"Check the deal: ginrummy verify {self.store.current}")
+            self._raw(f"Check the deal: ginrummy verify {self.store.current}")
 
     def _show_commitment(self, n: int) -> None:
         """The whole commitment of hand ``n`` (0-based) with what it covers."""
@@ -513,7 +524,7 @@ class TerminalTable:
         where = self.store.archive()
         self.say(f"The record of this match is kept in {where}.")
         if self.saved.sealer is not None:
-            self.say(f"Check every deal: ginrummy verify {where}")
+            self._raw(f"Check every deal: ginrummy verify {where}")  # one piece, to copy
 
 
 def _card_of(move: str) -> int:

@@ -10,10 +10,12 @@ from functools import lru_cache
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Request
+from fastapi.responses import StreamingResponse
 
 from ..coach import lesson_coach
 from ..move import Move
 from .coach_schemas import (
+    AheadOut,
     LatestOut,
     RemarkOut,
     ReviewOut,
@@ -50,6 +52,27 @@ def latest(player: Player, coach: Coach, match_id: MatchId) -> LatestOut:
     """The coach on your latest move of the current hand (null before your first decision,
     or after a forced move). Computed on request, from what your seat knew then."""
     return LatestOut(remark=coach.latest(player, match_id))
+
+
+@router.post("/ahead", response_model=AheadOut, responses=ERRORS)
+def ahead(player: Player, coach: Coach, match_id: MatchId) -> AheadOut:
+    """Assess, and keep, each of your decisions of the current hand already played and not yet
+    assessed, so its review is ready when the hand ends (the page asks after each of your
+    moves, with the coach on or off). Answers only how many; no verdict is shown."""
+    return coach.ahead(player, match_id)
+
+
+@router.get("/hands/{number}/stream", responses=ERRORS,
+            response_class=StreamingResponse)
+def review_stream(
+    player: Player, coach: Coach, match_id: MatchId, number: HandNumber
+) -> StreamingResponse:
+    """The review of a finished hand as it is made (``application/x-ndjson``, one JSON object
+    a line): ``start`` with every decision pending, one ``decision`` line per remark as soon as
+    it is known (kept ones first), then the whole ``review`` (as ``GET /hands/{number}``)."""
+    lines = coach.review_lines(player, match_id, number)
+    return StreamingResponse(lines, media_type="application/x-ndjson",
+                             headers={"Cache-Control": "no-store"})
 
 
 @router.get("/hands/{number}", response_model=ReviewOut, responses=ERRORS)

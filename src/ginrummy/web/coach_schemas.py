@@ -47,6 +47,22 @@ class LatestOut(BaseModel):
     )
 
 
+class PendingOut(BaseModel):
+    """A decision of yours in a streamed review, before its verdict arrives."""
+
+    hand: int
+    index: int = Field(description="how many moves of the hand were played before it")
+    turn: int = Field(description="your turn in the hand (1-based)")
+    words: str = Field(description="your move in words")
+
+
+class AheadOut(BaseModel):
+    """What assessing ahead did: the decisions of the current hand newly assessed and kept."""
+
+    assessed: int = Field(description="decisions assessed by this request")
+    kept: int = Field(description="decisions already assessed before it")
+
+
 class ReviewOut(BaseModel):
     """A finished hand's review: every decision of yours and the costliest of them."""
 

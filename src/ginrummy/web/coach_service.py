@@ -6,22 +6,44 @@ from the person's own :class:`~ginrummy.view.PlayerView` before the move (a repl
 up to it), never from the hand itself, and kept in :class:`~ginrummy.web.coach_store.CoachNotes`
 so the hand's review reuses it. Only the person's (seat 0's) decisions are ever assessed, and a
 decision of a hand in play can be asked about only once it has been played.
+
+Speed (issue 16): a review no longer waits for every decision to be assessed. While the hand
+is played the page asks the coach to *assess ahead* (:meth:`CoachService.ahead`: every decision
+of the person already played and not yet assessed, kept as notes), so at the hand's end only
+the last one or two decisions are new; and the review is *streamed*
+(:meth:`CoachService.review_lines`): the list of decisions first, then each remark as soon as it
+is known (the kept ones at once), then the whole review. One lock per match makes the assessing
+ahead and a streamed review share the work instead of doing a decision twice.
 """
 
 from __future__ import annotations
 
+import json
+import threading
+from collections.abc import Iterator
 from typing import Literal
 
-from ..coach import DEFAULT_SAMPLES, Assessment, Coach, decisions_of, review_hand
+from ..coach import (
+    DEFAULT_SAMPLES,
+    Assessment,
+    Coach,
+    Decision,
+    HandReview,
+    decisions_of,
+    move_words,
+)
 from ..errors import IllegalMoveError
 from ..fields import same_fields
 from ..hand import Hand
 from ..lessons import Position
 from ..match import Match
+from ..move import Move
 from ..store import PlayerInfo
 from ..view import PlayerView
 from .coach_schemas import (
+    AheadOut,
     AlternativeOut,
+    PendingOut,
     RemarkOut,
     ReviewOut,
     RevisitAnswerOut,
@@ -65,6 +87,8 @@ class CoachService:
         self.table = table
         self.notes = CoachNotes(table.store)
         self.samples = samples
+        self._locks: dict[str, threading.Lock] = {}
+        self._locks_lock = threading.Lock()
 
     def coach(self) -> Coach:
         return Coach(seed=COACH_SEED, samples=self.samples)
@@ -89,21 +113,62 @@ class CoachService:
     def review(self, player: PlayerInfo, match_id: str, number: int) -> ReviewOut:
         """The review of a finished hand: every decision of the person, the costliest first."""
         hand = self._finished(player, match_id, number)
+        found = [(i, t, self._note(match_id, number, i, t, view, move))
+                 for i, t, view, move in decisions_of(hand, HUMAN)]
+        return _review_out(number, found)
+
+    def review_lines(self, player: PlayerInfo, match_id: str, number: int) -> Iterator[str]:
+        """The review of a finished hand as it is made, one JSON object a line (NDJSON):
+        ``{"event": "start", "pending": [...]}`` listing every decision (turn and move in
+        words, no verdict yet), then ``{"event": "decision", "remark": ...}`` for each, the
+        ones already assessed first, and last ``{"event": "review", "review": ...}`` (what
+        :meth:`review` answers). Ownership and "not over yet" are checked before the first
+        line, so they are ordinary error answers."""
+        hand = self._finished(player, match_id, number)
+        return self._stream(match_id, number, hand)
+
+    def _stream(self, match_id: str, number: int, hand: Hand) -> Iterator[str]:
+        todo = list(decisions_of(hand, HUMAN))
+        pending = [PendingOut(hand=number, index=i, turn=t, words=move_words(view, move))
+                   for i, t, view, move in todo]
+        yield _line({"event": "start", "hand": number,
+                     "pending": [p.model_dump() for p in pending]})
         known = self.notes.get(match_id, number)
-        review = review_hand(hand, HUMAN, self.coach(), number=number,
-                             known={i: a for i, (_t, a) in known.items()})
-        for d in review.decisions:
-            if d.index not in known:
-                self.notes.put(match_id, number, d.index, d.turn, d.assessment)
-        return ReviewOut(
-            hand=number,
-            summary=review.summary(),
-            counts=review.counts,
-            decisions=[remark_out(number, d.index, d.turn, d.assessment)
-                       for d in review.decisions],
-            costliest=[remark_out(number, d.index, d.turn, d.assessment)
-                       for d in review.costliest()],
-        )
+        done: dict[int, tuple[int, Assessment]] = {}
+        for i, t, _view, move in todo:
+            note = _kept(known, i, move)
+            if note is not None:
+                done[i] = (t, note)
+                yield _line({"event": "decision",
+                             "remark": remark_out(number, i, t, note).model_dump()})
+        for i, t, view, move in todo:
+            if i in done:
+                continue
+            found = self._note(match_id, number, i, t, view, move)
+            done[i] = (t, found)
+            yield _line({"event": "decision",
+                         "remark": remark_out(number, i, t, found).model_dump()})
+        ordered = [(i, *done[i]) for i, _t, _v, _m in todo]
+        yield _line({"event": "review",
+                     "review": _review_out(number, ordered).model_dump()})
+
+    def ahead(self, player: PlayerInfo, match_id: str) -> AheadOut:
+        """Assess, and keep, every decision of the person in the current hand already played
+        and not assessed yet, so the hand's review is ready when it ends. Answers only how many
+        were assessed: a remark is read with :meth:`latest` or in the review."""
+        found = self.table.hand_copy(player, match_id)
+        if found is None:
+            return AheadOut(assessed=0, kept=0)
+        number, hand = found
+        known = self.notes.get(match_id, number)
+        assessed = kept = 0
+        for index, turn, view, move in decisions_of(hand, HUMAN):
+            if _kept(known, index, move) is not None:
+                kept += 1
+                continue
+            self._note(match_id, number, index, turn, view, move)
+            assessed += 1
+        return AheadOut(assessed=assessed, kept=kept)
 
     def revisit(self, player: PlayerInfo, match_id: str, number: int, index: int) -> RevisitOut:
         """A decision of a finished hand reopened as a position, from the person's seat."""
@@ -154,12 +219,25 @@ class CoachService:
 
     def _remark(self, match_id: str, number: int, index: int, turn: int, view: PlayerView,
                 move: str) -> RemarkOut:
-        known = self.notes.get(match_id, number)
-        if index in known:
-            return remark_out(number, index, *known[index])
-        found = self.coach().assess(view, move)
-        self.notes.put(match_id, number, index, turn, found)
+        found = self._note(match_id, number, index, turn, view, move)
         return remark_out(number, index, turn, found)
+
+    def _note(self, match_id: str, number: int, index: int, turn: int, view: PlayerView,
+              move: str) -> Assessment:
+        """The kept assessment of a decision, or a new one, assessed and kept. Under the
+        match's coach lock, so two requests (assessing ahead, a review) never assess the same
+        decision twice: the second finds the first one's note."""
+        with self._lock(match_id):
+            note = _kept(self.notes.get(match_id, number), index, move)
+            if note is not None:
+                return note
+            found = self.coach().assess(view, move)
+            self.notes.put(match_id, number, index, turn, found)
+            return found
+
+    def _lock(self, match_id: str) -> threading.Lock:
+        with self._locks_lock:
+            return self._locks.setdefault(match_id, threading.Lock())
 
     def _finished(self, player: PlayerInfo, match_id: str, number: int) -> Hand:
         found = self.table.hand_copy(player, match_id, number)
@@ -208,3 +286,30 @@ class CoachService:
             meta=MatchMeta(sealed=None, situation=None, revisit=table_id),
             coach=None,
         )
+
+
+def _kept(
+    known: dict[int, tuple[int, Assessment]], index: int, move: str
+) -> Assessment | None:
+    """The kept assessment of the decision before move ``index`` when it judged ``move``."""
+    note = known.get(index)
+    if note is None or Move.parse(note[1].move).plain != Move.parse(move).plain:
+        return None
+    return note[1]
+
+
+def _review_out(number: int, found: list[tuple[int, int, Assessment]]) -> ReviewOut:
+    """``(index, turn, assessment)`` of each decision, in the order played, as a review."""
+    review = HandReview(number, HUMAN, tuple(Decision(number, i, t, a) for i, t, a in found))
+    return ReviewOut(
+        hand=number,
+        summary=review.summary(),
+        counts=review.counts,
+        decisions=[remark_out(number, d.index, d.turn, d.assessment) for d in review.decisions],
+        costliest=[remark_out(number, d.index, d.turn, d.assessment)
+                   for d in review.costliest()],
+    )
+
+
+def _line(data: dict[str, object]) -> str:
+    return json.dumps(data, ensure_ascii=False) + "\n"

@@ -32,6 +32,43 @@ async function call(method, path, body) {
   return data;
 }
 
+// A GET answered with NDJSON: onEvent(object) for each line as soon as it arrives.
+async function stream(path, onEvent) {
+  const headers = { "Accept": "application/x-ndjson" };
+  const token = localStorage.getItem(TOKEN_KEY);
+  if (token) headers["Authorization"] = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, { method: "GET", headers });
+  } catch (err) {
+    throw new ApiError(0, "The server cannot be reached. Is `ginrummy serve` still running?");
+  }
+  if (!response.ok) {
+    let detail = `The server answered ${response.status}.`;
+    try { detail = (await response.json()).detail || detail; } catch { /* not JSON */ }
+    throw new ApiError(response.status, String(detail));
+  }
+  const lines = (text) => text.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+  if (!response.body || !response.body.getReader) {
+    lines(await response.text()).forEach(onEvent);
+    return;
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let rest = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    rest += decoder.decode(value || new Uint8Array(), { stream: !done });
+    const cut = rest.lastIndexOf("\n");
+    if (cut >= 0) {
+      lines(rest.slice(0, cut)).forEach(onEvent);
+      rest = rest.slice(cut + 1);
+    }
+    if (done) break;
+  }
+  lines(rest).forEach(onEvent);
+}
+
 export async function ensurePlayer() {
   if (localStorage.getItem(TOKEN_KEY)) {
     try {
@@ -64,6 +101,11 @@ export const api = {
   coachLatest: (id) => call("GET", `/api/matches/${encodeURIComponent(id)}/coach/latest`),
   coachReview: (id, hand) =>
     call("GET", `/api/matches/${encodeURIComponent(id)}/coach/hands/${hand}`),
+  // Assess ahead (the review is then ready at the hand's end); answers only counts.
+  coachAhead: (id) => call("POST", `/api/matches/${encodeURIComponent(id)}/coach/ahead`),
+  // The review as it is made: onEvent(object) for each NDJSON line (start, decision, review).
+  coachReviewStream: (id, hand, onEvent) =>
+    stream(`/api/matches/${encodeURIComponent(id)}/coach/hands/${hand}/stream`, onEvent),
   revisit: (id, hand, index) =>
     call("GET", `/api/matches/${encodeURIComponent(id)}/coach/hands/${hand}/decisions/${index}`),
   revisitAnswer: (id, hand, index, move) =>

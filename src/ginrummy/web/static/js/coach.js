@@ -96,6 +96,12 @@ async function fetchRemark(state) {
   }
 }
 
+// With the coach off, each of your decisions is still assessed (and kept) while you think
+// about the next one, so the hand's review is ready when you ask for it. Nothing is shown.
+function assessAhead(state) {
+  api.coachAhead(state.id).catch(() => {});
+}
+
 // ---------------------------------------------------------------------------------------------
 // The review at the end of a hand.
 
@@ -133,19 +139,52 @@ async function showReview(state) {
   loadReview(state, key);
 }
 
+// The review arrives as it is made (most decisions were assessed ahead, while the hand was
+// played): every decision is listed at once, each verdict fills in as it comes, and the
+// summary with the costliest decisions replaces the list when the last one is in.
 async function loadReview(state, key) {
   const body = $("coach-review-body");
   reviewFor = key;
-  body.replaceChildren(el("p", "The coach is going over your decisions…", "muted small"));
-  let review;
+  const progress = el("p", "The coach is going over your decisions…", "muted small coach-progress");
+  body.replaceChildren(progress);
+  const items = new Map();
+  let total = 0;
+  let done = 0;
+  const onEvent = (event) => {
+    if (reviewFor !== key) return;
+    if (event.event === "start") {
+      total = event.pending.length;
+      const ol = el("ol", null, "coach-list coach-pending");
+      for (const p of event.pending) {
+        const li = el("li", null, "coach-item");
+        li.dataset.index = String(p.index);
+        li.dataset.pending = "true";
+        li.append(el("strong", `Turn ${p.turn}: you chose to ${p.words}. `), el("span", "weighing…", "muted small"));
+        items.set(p.index, li);
+        ol.append(li);
+      }
+      progress.textContent = total ? `The coach is going over your ${total} decision${total > 1 ? "s" : ""}…` : "";
+      body.replaceChildren(progress, ol);
+    } else if (event.event === "decision") {
+      const old = items.get(event.remark.index);
+      if (old) old.replaceWith(remarkItem(event.remark, state.id, false));
+      done += 1;
+      progress.textContent = `The coach is going over your decisions… ${done} of ${total} done.`;
+    } else if (event.event === "review") {
+      showWholeReview(state, event.review);
+    }
+  };
   try {
-    review = await api.coachReview(state.id, state.hand.number);
+    await api.coachReviewStream(state.id, state.hand.number, onEvent);
   } catch (err) {
+    if (reviewFor !== key) return;
     body.replaceChildren(el("p", err.message, "muted small"));
     reviewFor = "";
-    return;
   }
-  if (reviewFor !== key) return;
+}
+
+function showWholeReview(state, review) {
+  const body = $("coach-review-body");
   const parts = [el("p", review.summary, "coach-summary")];
   if (review.costliest.length) {
     parts.push(el("h4", review.costliest.length > 1 ? "The costliest decisions" : "The costliest decision"));
@@ -290,6 +329,7 @@ function afterMove(state, info) {
   if (!over) hideReview();
   if (state.status === "abandoned") { clearRemark(); return; }
   if (on && info.own) fetchRemark(state);
+  else if (info.own && !over) assessAhead(state);
   if (!info.own) clearRemark();
   if (over) showReview(state);
 }
