@@ -199,59 +199,53 @@ def oklahoma_limit(upcard: int) -> int:
     return min(rank + 1, 10)
 
 
+#: What every profile but ``traditional`` shares (seeds 001, 003, 004): 25-point gin and
+#: undercut bonuses, the deal alternating, and the game won by whoever reaches the target.
+_MODERN_TABLE: dict[str, Any] = {
+    "gin_bonus": 25,
+    "undercut_bonus": 25,
+    "next_dealer": "alternate",
+    "winner": "first_to_target",
+}
+#: Big gin, a doubled total for a shutout when the loser won no hand, and a 25-point box.
+_BIG_GIN_DOUBLE_SHUTOUT: dict[str, Any] = {
+    "big_gin": True,
+    "big_gin_bonus": 31,
+    "shutout": "double",
+    "shutout_when": "no_hand_won",
+    "box_bonus": 25,
+}
+
 PROFILES: dict[str, RuleSet] = {
     "traditional": RuleSet(),
     "modern": RuleSet(
-        profile="modern",
-        gin_bonus=25,
-        undercut_bonus=25,
-        big_gin=True,
-        big_gin_bonus=31,
-        shutout="double",
-        shutout_when="no_hand_won",
-        box_bonus=25,
-        next_dealer="alternate",
-        after_cancel="alternate",
-        winner="first_to_target",
+        profile="modern", **_MODERN_TABLE, **_BIG_GIN_DOUBLE_SHUTOUT, after_cancel="alternate"
     ),
     "browser": RuleSet(
         profile="browser",
-        gin_bonus=25,
-        undercut_bonus=25,
+        **_MODERN_TABLE,
         shutout="game_bonus",
         shutout_when="no_hand_won",
         box_bonus=25,
-        next_dealer="alternate",
         after_cancel="same",
-        winner="first_to_target",
     ),
     "house": RuleSet(
         profile="house",
-        gin_bonus=25,
-        undercut_bonus=25,
+        **_MODERN_TABLE,
         game_bonus=0,
         shutout="none",
         shutout_game_bonus=0,
         box_bonus=0,
-        next_dealer="alternate",
         after_cancel="alternate",
-        winner="first_to_target",
     ),
     "oklahoma": RuleSet(
         profile="oklahoma",
-        gin_bonus=25,
-        undercut_bonus=25,
-        big_gin=True,
-        big_gin_bonus=31,
+        **_MODERN_TABLE,
+        **_BIG_GIN_DOUBLE_SHUTOUT,
         oklahoma=True,
         spade_double=True,
         target=150,
-        shutout="double",
-        shutout_when="no_hand_won",
-        box_bonus=25,
-        next_dealer="alternate",
         after_cancel="alternate",
-        winner="first_to_target",
     ),
 }
 PROFILE_NAMES: tuple[str, ...] = tuple(PROFILES)

@@ -58,6 +58,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ConflictError",
     "HandSummary",
+    "RecentMatch",
     "MatchInfo",
     "PlayerInfo",
     "PlayerStats",
@@ -199,8 +200,18 @@ _RESULT_FIELDS = "kind winner_seat knocker_seat knocker_deadwood defender_deadwo
 
 
 @dataclass(frozen=True)
+class RecentMatch:
+    """The final totals of one finished match (seat 0 is the person)."""
+
+    id: str
+    you: int
+    computer: int
+
+
+@dataclass(frozen=True)
 class PlayerStats:
-    """One player's figures over their finished matches (seat 0 is the person)."""
+    """One player's figures over their finished matches (seat 0 is the person); also the
+    answer of ``GET /api/stats`` as it is. ``recent``: final totals, oldest first."""
 
     matches: int
     matches_won: int
@@ -212,7 +223,7 @@ class PlayerStats:
     undercuts_suffered: int
     knocks: int
     average_knock_deadwood: float | None
-    recent: tuple[tuple[str, int, int], ...]
+    recent: tuple[RecentMatch, ...]
 
 
 def _info(row: _Match) -> MatchInfo:
@@ -466,7 +477,7 @@ class Store:
             average_knock_deadwood=(
                 sum(h.knocker_deadwood for h in knocks) / len(knocks) if knocks else None
             ),
-            recent=tuple((r[0], r[1], r[2]) for r in reversed(last)),
+            recent=tuple(RecentMatch(r[0], r[1], r[2]) for r in reversed(last)),
         )
 
 

@@ -82,7 +82,7 @@ def test_statistics_count_only_finished_matches(store: Store) -> None:
     assert (s.matches, s.matches_won, s.hands, s.hands_won) == (1, 1, 3, 2)
     assert (s.gins, s.undercuts_made, s.undercuts_suffered, s.knocks) == (1, 1, 1, 2)
     assert s.average_knock_deadwood == 4.0
-    assert s.recent == ((done.id, 130, 40),)
+    assert [(r.id, r.you, r.computer) for r in s.recent] == [(done.id, 130, 40)]
     assert [m.id for m in store.list_matches(player.id)] == [done.id]
 
 

@@ -13,22 +13,20 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, HTTPException, Path
+from fastapi import APIRouter, HTTPException
 
 from ..lessons import NAMES, Outcome, Situation, answer, load_situations
 from ..lessons.text import line_words, proof_text, verdict_text
 from ..match import Match
 from .learn_schemas import AnswerIn, AnswerOut, LineOut, SituationOut, SituationSummary
-from .schemas import Action, MatchMeta, MatchState, error_answers
+from .schemas import Action, MatchMeta, MatchState, error_answers, id_in_path
 from .serialize import hand_out, rules_out, score_out, seat_cards
 
 __all__ = ["router", "catalogue"]
 
 router = APIRouter(prefix="/api/situations", tags=["learn"])
 
-SituationId = Annotated[
-    str, Path(min_length=1, max_length=80, pattern=r"^[a-z0-9-]+$", description="situation id")
-]
+SituationId = Annotated[str, id_in_path("situation id", r"^[a-z0-9-]+$", 80)]
 
 ERRORS = error_answers(
     e400="a move the rules do not allow here",

@@ -7,12 +7,12 @@ from __future__ import annotations
 import dataclasses
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Depends, HTTPException, Path, Query, Request
+from fastapi import APIRouter, Body, Depends, HTTPException, Query, Request
 from fastapi.responses import PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from ..fields import same_fields
-from ..store import MatchInfo, PlayerInfo
+from ..store import MatchInfo, PlayerInfo, PlayerStats
 from .rules_text import profile_catalogue
 from .schemas import (
     MatchState,
@@ -23,9 +23,8 @@ from .schemas import (
     NextHandIn,
     OptionsOut,
     PlayerOut,
-    RecentMatch,
-    StatsOut,
     error_answers,
+    id_in_path,
 )
 from .serialize import rules_out
 from .service import TableService
@@ -39,9 +38,7 @@ LEVELS = ["easy", "medium", "hard", "expert"]
 
 _bearer = HTTPBearer(auto_error=False, description="the player token from POST /api/players")
 
-MatchId = Annotated[
-    str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$", description="match id")
-]
+MatchId = Annotated[str, id_in_path("match id", r"^[A-Za-z0-9_-]+$", 32)]
 
 ERRORS = error_answers(
     e400="illegal move or bad input",
@@ -176,12 +173,10 @@ def record(
     return service.record(player, match_id, hands)
 
 
-@router.get("/stats", response_model=StatsOut, responses=ERRORS)
-def stats(player: Player, service: Service) -> StatsOut:
+@router.get("/stats", response_model=PlayerStats, responses=ERRORS)
+def stats(player: Player, service: Service) -> PlayerStats:
     """The player's figures over finished matches, and recent final scores for the chart."""
     s = service.store.stats(player.id)
-    figures = dataclasses.asdict(s)
-    if s.average_knock_deadwood is not None:
-        figures["average_knock_deadwood"] = round(s.average_knock_deadwood, 2)
-    figures["recent"] = [RecentMatch(id=i, you=a, computer=b) for i, a, b in s.recent]
-    return StatsOut(**figures)
+    if s.average_knock_deadwood is None:
+        return s
+    return dataclasses.replace(s, average_knock_deadwood=round(s.average_knock_deadwood, 2))

@@ -8,8 +8,9 @@ person's :class:`~ginrummy.view.PlayerView` only.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
+from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 Who = Literal["you", "computer"]
@@ -314,28 +315,14 @@ class OptionsOut(BaseModel):
     default_level: str
 
 
-class RecentMatch(BaseModel):
-    id: str
-    you: int
-    computer: int
-
-
-class StatsOut(BaseModel):
-    matches: int
-    matches_won: int
-    matches_lost: int
-    hands: int
-    hands_won: int
-    gins: int
-    undercuts_made: int
-    undercuts_suffered: int
-    knocks: int
-    average_knock_deadwood: float | None
-    recent: list[RecentMatch] = Field(description="final totals of recent matches, oldest first")
-
-
 class ErrorOut(BaseModel):
     detail: str
+
+
+def id_in_path(what: str, pattern: str, max_length: int) -> Any:
+    """The ``Path`` parameter of an id in a route's URL: non-empty, at most ``max_length``
+    characters, all matching ``pattern`` (anything else is a 422 before the route runs)."""
+    return Path(min_length=1, max_length=max_length, pattern=pattern, description=what)
 
 
 def error_answers(**by_status: str) -> dict[int | str, dict[str, object]]:
