@@ -165,6 +165,10 @@ def test_a_declared_knock_is_accepted_and_recorded_with_its_melds(
     hand = loads(text).hands[0]
     assert hand.result is not None
     assert [[str(c) for c in m] for m in hand.result.knocker_melds] == OTHER_MELDS
+    # The coach reads the declared knock as the person's move.
+    r = client.get(f"/api/matches/{match_id}/coach/latest", headers=auth)
+    assert r.status_code == 200, r.text
+    assert r.json()["remark"]["move"] == OTHER_MOVE
 
 
 def test_the_default_knock_lays_down_the_default_grouping(

@@ -96,8 +96,15 @@ def test_pick_the_other_grouping_by_keyboard(page: Any, live_server: Server,
     assert page.evaluate("document.activeElement.dataset.card") == "Kc"
     page.keyboard.press("Enter")
     expect(page.locator('#hand .card[data-card="Kc"]')).to_have_attribute("aria-pressed", "true")
+    version = state(live_server, auth, match_id)["version"]
     page.keyboard.press("k")
     dialog = page.locator("#dlg-melds[open]")
+    expect(dialog).to_be_visible()
+    # Escape goes back with nothing sent; K opens the window again.
+    page.keyboard.press("Escape")
+    expect(page.locator("#dlg-melds")).not_to_be_visible()
+    assert state(live_server, auth, match_id)["version"] == version
+    page.keyboard.press("k")
     expect(dialog).to_be_visible()
     radios = dialog.get_by_role("radio")
     expect(radios).to_have_count(2)
