@@ -75,3 +75,39 @@ def where_cards(data: Any, cards: set[str], path: str = "") -> list[str]:
         for i, v in enumerate(data):
             out += where_cards(v, cards, f"{path}[{i}]")
     return out
+
+
+_RANKS = "A23456789TJQK"
+
+
+def _extensions(meld: list[str]) -> list[str]:
+    """The cards that would extend ``meld`` by one, worked out from the cards alone: a
+    three-card set's fourth card (none for four), the card below and the card above a run."""
+    ranks = [_RANKS.index(c[0]) for c in meld]
+    suits = {c[1] for c in meld}
+    if len(set(ranks)) == 1:
+        return [] if len(meld) == 4 else [meld[0][0] + s for s in "cdhs" if s not in suits]
+    suit = meld[0][1]
+    low, high = min(ranks), max(ranks)
+    return ([_RANKS[low - 1] + suit] if low > 0 else []) + (
+        [_RANKS[high + 1] + suit] if high < 12 else [])
+
+
+def without_spots(data: Any) -> Any:
+    """``data`` with the layoff spots of knock arrangements left out, once each is checked to be
+    what the person's own cards and the discard pile alone give (the cards that extend each
+    meld, less those held or in the pile): spots name cards the person may not hold, but they
+    are geometry, not knowledge of where those cards are, so a leak scan skips them."""
+    if isinstance(data, list):
+        return [without_spots(v) for v in data]
+    if not isinstance(data, dict):
+        return data
+    out = {k: without_spots(v) for k, v in data.items()}
+    if isinstance(data.get("card_options"), list) and "discard_pile" in data:
+        known = set(data["cards"]) | set(data["discard_pile"])
+        for option in out["card_options"]:
+            for arr in option.get("arrangements", []):
+                spots = arr.pop("spots")
+                assert spots == [[c for c in _extensions(m) if c not in known]
+                                 for m in arr["melds"]], f"spots {spots} of {arr['melds']}"
+    return out

@@ -18,7 +18,7 @@ from ginrummy.store import Store
 from ginrummy.verify import verify_record
 from ginrummy.web import create_app
 
-from .helpers import card_tokens, choose, where_cards
+from .helpers import card_tokens, choose, where_cards, without_spots
 
 PROFILES = ["traditional", "modern", "browser", "house", "oklahoma"]
 
@@ -121,7 +121,8 @@ def test_no_response_shows_a_hidden_card_or_seed_before_the_hand_ends(
             if hidden is not None:
                 # The match id is random URL-safe text: it can spell a card ("-2d_") by chance
                 # (about one id in 1,200), so it is left out of the scan.
-                scanned = {k: v for k, v in state.items() if k != "id"}
+                # Layoff spots are geometry on the person's own cards: checked, then skipped.
+                scanned = without_spots({k: v for k, v in state.items() if k != "id"})
                 leaked = card_tokens(scanned) & hidden
                 assert not leaked, f"hidden cards {leaked} in {where_cards(scanned, leaked)}"
                 if sealed["hand"] is not None:

@@ -46,7 +46,8 @@ class MoveIn(_In):
     move: str = Field(
         min_length=1,
         max_length=MOVE_LENGTH,
-        description="engine notation: take, pass, draw, discard 7h, knock 7h, big gin",
+        description="engine notation: take, pass, draw, discard 7h, knock 7h, "
+        "knock 7h with 7c7d7s 8h9hTh (declared melds), big gin",
         examples=["draw", "discard 7h"],
     )
     version: int | None = Field(
@@ -84,6 +85,25 @@ class Action(BaseModel):
     reason: str = Field(description="why it is disabled, or what it does when enabled")
 
 
+class KnockArrangement(BaseModel):
+    """One way to lay down the hand when knocking with a card: one of the least-deadwood
+    arrangements of the ten cards left, and where cards could be laid off on it."""
+
+    move: str = Field(
+        description="the move that knocks with this arrangement: the plain knock for the "
+        "default, 'knock 7h with 7c7d7s 8h9hTh' for the others",
+    )
+    default: bool = Field(description="the arrangement the engine lays down for a plain knock")
+    melds: list[list[str]]
+    deadwood_cards: list[str]
+    deadwood: int
+    spots: list[list[str]] = Field(
+        description="per meld, the cards that would extend it (a set's fourth card, the card "
+        "past each end of a run), judged from your own cards and the discard pile only: cards "
+        "you hold or that lie in the discard pile are left out; nothing says who holds the rest"
+    )
+
+
 class CardOption(BaseModel):
     """What discarding one card of the person's hand would do (discard phase only)."""
 
@@ -96,6 +116,11 @@ class CardOption(BaseModel):
     actions: dict[str, Action] = Field(
         description="the discard, knock and gin buttons with this card selected: usable or "
         "not, with what they do or the engine's sentence for why not"
+    )
+    arrangements: list[KnockArrangement] = Field(
+        default_factory=list,
+        description="when this card can be knocked with (not gin): every least-deadwood "
+        "arrangement of the cards left, the default first; more than one means you may choose",
     )
 
 

@@ -15,10 +15,10 @@ from ..cards import Card, cards_of_mask
 from ..cheatsheet import cheat_sheet
 from ..explain import explain_result
 from ..match import Match
-from ..melds import best_arrangement, discard_deadwoods
+from ..melds import all_arrangements, best_arrangement, discard_deadwoods, layoff_lines
 from ..move import Move, narrate, upcard_offer
 from ..rules import RuleSet
-from ..settle import HandResult
+from ..settle import HandResult, default_knock_arrangement
 from ..sheet import game_outcome, match_outcome, score_sheet
 from ..view import PlayerView, PublicEvent
 from .rules_text import PROFILE_TITLES, bonus_lines
@@ -27,6 +27,7 @@ from .schemas import (
     CardOption,
     GameOut,
     HandOut,
+    KnockArrangement,
     Opponent,
     PublicMove,
     ResultOut,
@@ -39,7 +40,7 @@ from .schemas import (
     Who,
 )
 
-__all__ = ["hand_out", "score_out", "rules_out", "public_moves", "NAMES"]
+__all__ = ["hand_out", "knock_arrangements", "score_out", "rules_out", "public_moves", "NAMES"]
 
 #: Seat names from the person's side: the person is seat 0.
 NAMES: tuple[str, str] = ("You", "Computer")
@@ -186,6 +187,39 @@ def _actions(view: PlayerView, options: list[CardOption]) -> dict[str, Action]:
     }
 
 
+def knock_arrangements(view: PlayerView, card: int) -> list[KnockArrangement]:
+    """Every least-deadwood arrangement of the person's cards left after knocking with
+    ``card``, the engine's default (:func:`ginrummy.settle.default_knock_arrangement`) first,
+    each with the move that lays it down and its layoff spots.
+
+    The spots are geometry on the person's own cards: the first card of each of a meld's
+    :func:`~ginrummy.melds.layoff_lines`, less the cards the person holds and the cards in the
+    discard pile (public: nobody can lay those off). Where the others are is not said.
+    """
+    rest = view.hand_mask & ~(1 << card)
+    dead = view.hand_mask
+    for c in view.discard_pile:
+        dead |= 1 << int(c)
+    default = default_knock_arrangement(rest)
+    ordered = [default, *(a for a in all_arrangements(rest) if a != default)]
+    out = []
+    for arr in ordered:
+        spots = [
+            [str(Card(line[0])) for line in layoff_lines(m) if line and not dead >> line[0] & 1]
+            for m in arr.meld_masks
+        ]
+        move = Move.knock(card) if arr is default else Move.knock(card, arr.meld_masks)
+        out.append(KnockArrangement(
+            move=str(move),
+            default=arr is default,
+            melds=[_cards(cards_of_mask(m)) for m in arr.meld_masks],
+            deadwood_cards=_cards(cards_of_mask(arr.deadwood_mask)),
+            deadwood=arr.deadwood,
+            spots=spots,
+        ))
+    return out
+
+
 def _card_options(view: PlayerView) -> list[CardOption]:
     """What each card of the hand would do when selected, with the Discard, Knock and Gin
     buttons' state for it: the engine's sentence when it refuses."""
@@ -222,6 +256,7 @@ def _card_options(view: PlayerView) -> list[CardOption]:
                 gin=can_knock and dw == 0,
                 reason=discard_no or "",
                 actions=actions,
+                arrangements=knock_arrangements(view, card) if can_knock and dw > 0 else [],
             )
         )
     return out

@@ -3,12 +3,13 @@
 
 import { api, ensurePlayer } from "./api.js";
 import { backElement, cardElement, name, symbol } from "./cards.js";
-import { actionState, render } from "./render.js";
+import { actionState, optionFor, render } from "./render.js";
 import { openHistory, openNewGame, openRules, setupSettings, reducedMotion } from "./panels.js";
 import { clientSeedFor, observe, rememberSeed, renderSealed, showSeedError } from "./sealed.js";
 import { randomClientSeed } from "./verify.js";
 import { setupLearn } from "./learn.js";
 import { setupCoach } from "./coach.js";
+import { chooseKnockMelds } from "./knockmelds.js";
 
 const $ = (id) => document.getElementById(id);
 const SORT_KEY = "ginrummy.sort";
@@ -199,7 +200,12 @@ async function perform(act) {
   if (!state) return;
   const st = actionState(state, ui, act, busy);
   if (!st.enabled) { showReason(st.reason); return; }
-  const move = moveFor(act);
+  let move = moveFor(act);
+  if (act === "knock" && !hooks.mover) {
+    // Several groupings leave the same deadwood: the person picks the melds to lay down.
+    move = await chooseKnockMelds(optionFor(state.hand, ui.selected));
+    if (!move) return;
+  }
   showReason("");
   setBusy(true);
   draw();
