@@ -35,9 +35,9 @@ from __future__ import annotations
 import random
 import time
 
-from ..cards import CARD_TEXT
 from ..hand import Hand
 from ..melds import discard_deadwoods, min_deadwood
+from ..move import Move
 from ..view import PlayerView
 from .base import Player
 from .hard import HARD, HardPlayer, Style, lowering_discards
@@ -150,7 +150,7 @@ class ExpertPlayer(Player):
             else:
                 out.append(knock)
         ranked = hard.rank_discards(view, model, options)
-        out.extend(f"discard {CARD_TEXT[card]}" for _, card in ranked[: self.max_candidates])
+        out.extend(Move.discard(card) for _, card in ranked[: self.max_candidates])
         if len(out) > 1 and knockable and self.search_knocks and not hard_knocks:
             out.append(out.pop(0))  # hard would play on: its favourite is the best discard
         return out

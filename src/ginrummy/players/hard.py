@@ -33,13 +33,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from ..cards import CARD_TEXT, CARD_VALUE, mask_text
+from ..cards import CARD_VALUE
 from ..melds import (
     all_arrangements,
     best_layoffs,
     discard_deadwoods,
     min_deadwood,
 )
+from ..move import Move
 from ..settle import default_knock_arrangement
 from ..view import PlayerView
 from .base import Player
@@ -197,7 +198,7 @@ class HardPlayer(Player):
             if least == 0 or must_knock or self.should_knock(view, model, least, mask, taken):
                 plan = self.knock_plan(model, mask, [c for c, dw in knockable if dw == least])
                 return self.knock_text(plan)
-        return f"discard {CARD_TEXT[self.choose_discard(view, model, options)]}"
+        return Move.discard(self.choose_discard(view, model, options))
 
     def choose_discard(
         self, view: PlayerView, model: OpponentModel, options: list[tuple[int, int]]
@@ -306,10 +307,9 @@ class HardPlayer(Player):
 
     def knock_text(self, plan: KnockPlan) -> str:
         rest_default = default_knock_arrangement(plan.rest)
-        text = f"knock {CARD_TEXT[plan.card]}"
         if plan.deadwood == 0 or tuple(rest_default.meld_masks) == plan.melds:
-            return text
-        return text + " with " + " ".join(mask_text(m) for m in plan.melds)
+            return Move.knock(plan.card)
+        return Move.knock(plan.card, plan.melds)
 
 
 class MediumPlayer(HardPlayer):

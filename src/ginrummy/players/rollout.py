@@ -22,10 +22,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import CARD_TEXT, CARD_VALUE
+from ..cards import CARD_VALUE
 from ..events import DRAW, LAST_CHANCE, LAST_CHANCE_KNOCK, OPENING, OPENING_DRAW, OVER
 from ..hand import Hand
 from ..melds import START_PARTNERS, discard_deadwoods, melds_with, min_deadwood
+from ..move import Move
 from .knowledge import feeds_known_meld
 
 __all__ = ["PlayoutPolicy", "playout", "playout_hand"]
@@ -195,11 +196,11 @@ def playout(
         if low_dw <= thresholds[seat] or hand.phase == LAST_CHANCE_KNOCK:
             hand.apply_knock(low_card)
             if record is not None:
-                record.append(f"knock {CARD_TEXT[low_card]}")
+                record.append(Move.knock(low_card))
             return _outcome(hand)
         hand.apply_discard(card)
         if record is not None:
-            record.append(f"discard {CARD_TEXT[card]}")
+            record.append(Move.discard(card))
         if hand.phase == OVER:
             return None, 0
 
