@@ -10,8 +10,10 @@ which never draw from the stock.
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
-from typing import Annotated, Literal
+from importlib import resources
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Path
 
@@ -24,9 +26,11 @@ from .learn_schemas import AnswerIn, AnswerOut, LineOut, SituationOut, Situation
 from .schemas import Action, ErrorOut, MatchMeta, MatchState, SeatCards
 from .serialize import hand_out, rules_out, score_out
 
-__all__ = ["router", "catalogue"]
+__all__ = ["router", "numbers_router", "catalogue", "by_the_numbers"]
 
 router = APIRouter(prefix="/api/situations", tags=["learn"])
+#: The figures of the Learn panel's "By the numbers" view.
+numbers_router = APIRouter(prefix="/api/learn", tags=["learn"])
 
 SituationId = Annotated[
     str, Path(min_length=1, max_length=80, pattern=r"^[a-z0-9-]+$", description="situation id")
@@ -101,6 +105,23 @@ def _seat_cards(mask: int) -> SeatCards:
         deadwood=arr.deadwood,
         laid_off=[],
     )
+
+
+@lru_cache(maxsize=1)
+def by_the_numbers() -> dict[str, Any]:
+    """The package's ``data/by_the_numbers.json``: how hands end between two copies of a
+    level, from the self-play runs ``scripts/by_the_numbers.py`` makes (each run's command is
+    in the file)."""
+    text = (resources.files("ginrummy") / "data" / "by_the_numbers.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+@numbers_router.get("/numbers")
+def get_numbers() -> dict[str, Any]:
+    """How hands end between two copies of `medium` (knocks at once) and of `hard` (holds out
+    for gin), 2,000 hands each, every figure with its 95% interval and the command."""
+    return by_the_numbers()
 
 
 @router.get("", response_model=list[SituationSummary])

@@ -93,6 +93,74 @@ async function openLearn() {
     list.append(li);
   }
   box.replaceChildren(...parts);
+  showNumbers();
+}
+
+// ---------------------------------------------------------------------------------------------
+// By the numbers: how hands end between two copies of a level, from real self-play runs.
+
+const NUMBER_ROWS = [
+  ["knock", "Plain knocks", "share"],
+  ["undercut", "Undercuts", "share"],
+  ["gin", "Gins", "share"],
+  ["big_gin", "Big gins", "share"],
+  ["cancelled", "Stock ran out", "share"],
+  ["knock_deadwood", "Knocker's deadwood (knocks but gin)", "mean"],
+  ["points_per_scored_hand", "Points per scored hand", "mean"],
+  ["turns_per_hand", "Turns per hand (both players)", "mean"],
+];
+
+function figure(f, kind) {
+  if (kind === "share") {
+    const pct = (x) => (100 * x).toFixed(1);
+    return `${pct(f.value)}% (${pct(f.low)}–${pct(f.high)}%)`;
+  }
+  return `${f.value.toFixed(1)} (${f.low.toFixed(1)}–${f.high.toFixed(1)})`;
+}
+
+async function showNumbers() {
+  const box = $("learn-numbers");
+  if (box.dataset.loaded) return;
+  let data;
+  try {
+    data = await call("GET", "/api/learn/numbers");
+  } catch (err) {
+    box.textContent = err.message;
+    return;
+  }
+  const table = el("table", null, "numbers");
+  const caption = el("caption", data.note);
+  const head = el("tr");
+  head.append(el("th", "How hands ended"));
+  for (const run of data.runs) {
+    const th = el("th", `${run.level} vs ${run.level}`);
+    th.scope = "col";
+    head.append(th);
+  }
+  const rows = NUMBER_ROWS.map(([key, label, kind]) => {
+    const tr = el("tr");
+    const th = el("th", label);
+    th.scope = "row";
+    tr.append(th);
+    for (const run of data.runs) {
+      const td = el("td", figure(run[key], kind));
+      td.dataset.figure = `${run.level}-${key}`;
+      tr.append(td);
+    }
+    return tr;
+  });
+  table.append(caption, el("thead"), el("tbody"));
+  table.tHead.append(head);
+  table.tBodies[0].append(...rows);
+  const how = el("p", "medium knocks at its first chance; hard holds out for gin and plays for undercuts. Made by:", "muted small");
+  const cmds = el("ul", null, "numbers-commands");
+  cmds.replaceChildren(...data.runs.map((run) => {
+    const li = el("li");
+    li.append(el("code", run.command));
+    return li;
+  }));
+  box.replaceChildren(table, how, cmds);
+  box.dataset.loaded = "1";
 }
 
 // ---------------------------------------------------------------------------------------------
