@@ -129,7 +129,7 @@ async function showNumbers() {
     return;
   }
   const table = el("table", null, "numbers");
-  const caption = el("caption", data.note);
+  const note = el("p", data.note, "muted small");
   const head = el("tr");
   head.append(el("th", "How hands ended"));
   for (const run of data.runs) {
@@ -149,7 +149,9 @@ async function showNumbers() {
     }
     return tr;
   });
-  table.append(caption, el("thead"), el("tbody"));
+  table.setAttribute("aria-describedby", "learn-numbers-note");
+  note.id = "learn-numbers-note";
+  table.append(el("thead"), el("tbody"));
   table.tHead.append(head);
   table.tBodies[0].append(...rows);
   const how = el("p", "medium knocks at its first chance; hard holds out for gin and plays for undercuts. Made by:", "muted small");
@@ -159,7 +161,7 @@ async function showNumbers() {
     li.append(el("code", run.command));
     return li;
   }));
-  box.replaceChildren(table, how, cmds);
+  box.replaceChildren(note, table, how, cmds);
   box.dataset.loaded = "1";
 }
 
