@@ -233,3 +233,42 @@ def test_by_the_numbers_shows_the_real_runs_with_their_commands(
     pg.screenshot(path=str(artifacts / f"learn-numbers-{width}.png"), full_page=True)
     assert not errors
     ctx.close()
+
+
+@pytest.mark.parametrize("width", [1280, 390], ids=["desktop", "phone"])
+def test_the_strategy_panel_shows_every_tip_with_its_situation_and_figures(
+    browser: Any, live_server: Server, artifacts: Path, width: int
+) -> None:
+    """Strategy (in the top bar): every tip, the situation that shows it (which opens on the
+    table), and every self-play figure with its interval, in the server's own words."""
+    from ginrummy.strategy import strategy_tips
+
+    tips = strategy_tips()
+    ctx = browser.new_context(viewport={"width": width, "height": 900}, reduced_motion="reduce")
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(live_server.url + "/")
+    pg.wait_for_selector("body[data-ready=true]")
+    pg.wait_for_selector("#dlg-new[open]")
+    pg.click("#new-cancel")
+    pg.click("#btn-strategy")
+    pg.wait_for_selector("#strategy-list .strategy-tip")
+    assert pg.locator("#strategy-list .strategy-tip").count() == len(tips) == 7
+    for tip in tips:
+        sec = pg.locator(f'#strategy-list .strategy-tip[data-tip="{tip.key}"]')
+        text = " ".join(sec.inner_text().split())
+        assert tip.title in text and tip.text in text
+        assert sec.locator(f'button[data-situation="{tip.situation_id}"]').inner_text() == (
+            tip.situation_title)
+        for e in tip.evidence:
+            assert e.sentence in text and e.figure in text and e.command in text
+    assert pg.evaluate("(() => { const d = document.getElementById('dlg-strategy');"
+                       " return d.scrollWidth <= d.clientWidth + 1; })()")
+    pg.screenshot(path=str(artifacts / f"strategy-{width}.png"), full_page=True)
+    # A tip's situation opens on the table, from the learner's seat.
+    late = next(t for t in tips if t.key == "safe-late")
+    pg.click(f'#strategy-list button[data-situation="{late.situation_id}"]')
+    pg.wait_for_selector(f'body[data-situation="{late.situation_id}"]')
+    assert not errors
+    ctx.close()

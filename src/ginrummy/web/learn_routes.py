@@ -22,6 +22,7 @@ from ..lessons import NAMES, Outcome, Situation, answer, load_situations
 from ..lessons.text import line_words, proof_text, verdict_text
 from ..match import Match
 from ..melds import best_arrangement
+from ..strategy import strategy_data, strategy_tips
 from .learn_schemas import AnswerIn, AnswerOut, LineOut, SituationOut, SituationSummary
 from .schemas import Action, ErrorOut, MatchMeta, MatchState, SeatCards
 from .serialize import hand_out, rules_out, score_out
@@ -122,6 +123,28 @@ def get_numbers() -> dict[str, Any]:
     """How hands end between two copies of `medium` (knocks at once) and of `hard` (holds out
     for gin), 2,000 hands each, every figure with its 95% interval and the command."""
     return by_the_numbers()
+
+
+@numbers_router.get("/strategy")
+def get_strategy() -> dict[str, Any]:
+    """The strategy tips, each with its sample situation and the self-play evidence (the
+    figure, its interval, the verdict in words) and the command that made the figures."""
+    return {
+        "made_by": strategy_data()["made_by"],
+        "tips": [
+            {
+                "key": t.key, "title": t.title, "tip": t.text, "note": t.note,
+                "situation": {"id": t.situation_id, "title": t.situation_title},
+                "evidence": [
+                    {"follower": e.follower, "ignorer": e.ignorer, "hands": e.hands,
+                     "mean": e.mean, "low": e.low, "high": e.high, "figure": e.figure,
+                     "verdict": e.verdict, "sentence": e.sentence, "command": e.command}
+                    for e in t.evidence
+                ],
+            }
+            for t in strategy_tips()
+        ],
+    }
 
 
 @router.get("", response_model=list[SituationSummary])

@@ -401,11 +401,54 @@ function updateTourOffer() {
   $("tour-offer").hidden = Boolean(t);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Strategy: the tips, each with its situation and the self-play evidence the server sends.
+
+let strategy = null;
+
+async function openStrategy() {
+  const dialog = $("dlg-strategy");
+  for (const b of dialog.querySelectorAll("button.close")) b.onclick = () => dialog.close();
+  dialog.showModal();
+  $("strategy-title").focus();
+  const box = $("strategy-list");
+  try {
+    if (!strategy) strategy = await call("GET", "/api/learn/strategy");
+  } catch (err) {
+    box.textContent = err.message;
+    return;
+  }
+  const parts = strategy.tips.map((tip, i) => {
+    const sec = el("section", null, "strategy-tip");
+    sec.dataset.tip = tip.key;
+    sec.append(el("h3", `${i + 1}. ${tip.title}`), el("p", tip.tip));
+    const see = el("p", "See it: ");
+    const btn = el("button", tip.situation.title, "linkish");
+    btn.type = "button";
+    btn.dataset.situation = tip.situation.id;
+    btn.onclick = () => { dialog.close(); openSituation(tip.situation.id); };
+    see.append(btn);
+    sec.append(see);
+    for (const e of tip.evidence) {
+      const p = el("p", e.sentence, `strategy-evidence ${e.verdict}`);
+      p.dataset.verdict = e.verdict;
+      const cmd = el("p", "Made by: ", "muted small strategy-command");
+      cmd.append(el("code", e.command));
+      sec.append(p, cmd);
+    }
+    if (tip.note) sec.append(el("p", tip.note, "strategy-note"));
+    return sec;
+  });
+  const made = el("p", "Figures: net points per hand of the player that follows the tip, modern rules, 95% intervals (normal, over hands).", "muted small");
+  box.replaceChildren(...parts, made);
+}
+
 export function setupLearn(lent) {
   table = lent;
   table.hooks.afterDraw = afterDraw;
   updateTourOffer();
   $("btn-learn").addEventListener("click", openLearn);
+  $("btn-strategy").addEventListener("click", openStrategy);
   $("learn-tour").addEventListener("click", () => { $("dlg-learn").close(); startTour(); });
   $("new-tour").addEventListener("click", () => { $("dlg-new").close(); startTour(); });
   $("lesson-retry").addEventListener("click", () => current && openSituation(current.id));
