@@ -12,6 +12,7 @@ from .commands.replay import replay
 from .commands.rules import rules
 from .commands.serve import serve
 from .commands.simulate import simulate
+from .commands.strategy import strategy
 from .commands.tournament import tournament
 from .commands.verify import verify
 
@@ -30,6 +31,7 @@ main.add_command(play)
 main.add_command(verify)
 main.add_command(serve)
 main.add_command(learn)
+main.add_command(strategy)
 
 
 if __name__ == "__main__":  # pragma: no cover

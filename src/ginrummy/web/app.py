@@ -24,6 +24,7 @@ from ..store import ConflictError, Store
 from .coach_routes import lessons_router as coach_lessons_router
 from .coach_routes import router as coach_router
 from .coach_service import CoachService, NoSuchDecision
+from .learn_routes import numbers_router
 from .learn_routes import router as learn_router
 from .routes import router
 from .service import Conflict, NotFound, TableService
@@ -139,6 +140,7 @@ def create_app(db_url: str | None = None, *, store: Store | None = None) -> Fast
     app.state.coach = CoachService(service)
     app.include_router(router)
     app.include_router(learn_router)
+    app.include_router(numbers_router)
     app.include_router(coach_router)
     app.include_router(coach_lessons_router)
 

@@ -10,21 +10,26 @@ which never draw from the stock.
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
-from typing import Annotated, Literal
+from importlib import resources
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException
 
 from ..lessons import NAMES, Outcome, Situation, answer, load_situations
 from ..lessons.text import line_words, proof_text, verdict_text
 from ..match import Match
+from ..strategy import strategy_data, strategy_tips
 from .learn_schemas import AnswerIn, AnswerOut, LineOut, SituationOut, SituationSummary
 from .schemas import Action, MatchMeta, MatchState, error_answers, id_in_path
 from .serialize import hand_out, rules_out, score_out, seat_cards
 
-__all__ = ["router", "catalogue"]
+__all__ = ["router", "numbers_router", "catalogue", "by_the_numbers"]
 
 router = APIRouter(prefix="/api/situations", tags=["learn"])
+#: The figures of the Learn panel's "By the numbers" view.
+numbers_router = APIRouter(prefix="/api/learn", tags=["learn"])
 
 SituationId = Annotated[str, id_in_path("situation id", r"^[a-z0-9-]+$", 80)]
 
@@ -86,6 +91,45 @@ def _table(s: Situation, match: Match, version: int) -> MatchState:
 def _line(moves: tuple[str, ...], outcome: Outcome, note: str = "") -> LineOut:
     return LineOut(moves=list(moves), words=line_words(moves), text=outcome.sentence(),
                    note=note)
+
+
+@lru_cache(maxsize=1)
+def by_the_numbers() -> dict[str, Any]:
+    """The package's ``data/by_the_numbers.json``: how hands end between two copies of a
+    level, from the self-play runs ``scripts/by_the_numbers.py`` makes (each run's command is
+    in the file)."""
+    text = (resources.files("ginrummy") / "data" / "by_the_numbers.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+@numbers_router.get("/numbers")
+def get_numbers() -> dict[str, Any]:
+    """How hands end between two copies of `medium` (knocks at once) and of `hard` (holds out
+    for gin), 2,000 hands each, every figure with its 95% interval and the command."""
+    return by_the_numbers()
+
+
+@numbers_router.get("/strategy")
+def get_strategy() -> dict[str, Any]:
+    """The strategy tips, each with its sample situation and the self-play evidence (the
+    figure, its interval, the verdict in words) and the command that made the figures."""
+    return {
+        "made_by": strategy_data()["made_by"],
+        "tips": [
+            {
+                "key": t.key, "title": t.title, "tip": t.text, "note": t.note,
+                "situation": {"id": t.situation_id, "title": t.situation_title},
+                "evidence": [
+                    {"follower": e.follower, "ignorer": e.ignorer, "hands": e.hands,
+                     "mean": e.mean, "low": e.low, "high": e.high, "figure": e.figure,
+                     "verdict": e.verdict, "sentence": e.sentence, "command": e.command}
+                    for e in t.evidence
+                ],
+            }
+            for t in strategy_tips()
+        ],
+    }
 
 
 @router.get("", response_model=list[SituationSummary])

@@ -93,6 +93,76 @@ async function openLearn() {
     list.append(li);
   }
   box.replaceChildren(...parts);
+  showNumbers();
+}
+
+// ---------------------------------------------------------------------------------------------
+// By the numbers: how hands end between two copies of a level, from real self-play runs.
+
+const NUMBER_ROWS = [
+  ["knock", "Plain knocks", "share"],
+  ["undercut", "Undercuts", "share"],
+  ["gin", "Gins", "share"],
+  ["big_gin", "Big gins", "share"],
+  ["cancelled", "Stock ran out", "share"],
+  ["knock_deadwood", "Knocker's deadwood (knocks but gin)", "mean"],
+  ["points_per_scored_hand", "Points per scored hand", "mean"],
+  ["turns_per_hand", "Turns per hand (both players)", "mean"],
+];
+
+function figure(f, kind) {
+  if (kind === "share") {
+    const pct = (x) => (100 * x).toFixed(1);
+    return `${pct(f.value)}% (${pct(f.low)}–${pct(f.high)}%)`;
+  }
+  return `${f.value.toFixed(1)} (${f.low.toFixed(1)}–${f.high.toFixed(1)})`;
+}
+
+async function showNumbers() {
+  const box = $("learn-numbers");
+  if (box.dataset.loaded) return;
+  let data;
+  try {
+    data = await call("GET", "/api/learn/numbers");
+  } catch (err) {
+    box.textContent = err.message;
+    return;
+  }
+  const table = el("table", null, "numbers");
+  const note = el("p", data.note, "muted small");
+  const head = el("tr");
+  head.append(el("th", "How hands ended"));
+  for (const run of data.runs) {
+    const th = el("th", `${run.level} vs ${run.level}`);
+    th.scope = "col";
+    head.append(th);
+  }
+  const rows = NUMBER_ROWS.map(([key, label, kind]) => {
+    const tr = el("tr");
+    const th = el("th", label);
+    th.scope = "row";
+    tr.append(th);
+    for (const run of data.runs) {
+      const td = el("td", figure(run[key], kind));
+      td.dataset.figure = `${run.level}-${key}`;
+      tr.append(td);
+    }
+    return tr;
+  });
+  table.setAttribute("aria-describedby", "learn-numbers-note");
+  note.id = "learn-numbers-note";
+  table.append(el("thead"), el("tbody"));
+  table.tHead.append(head);
+  table.tBodies[0].append(...rows);
+  const how = el("p", "medium knocks at its first chance; hard holds out for gin and plays for undercuts. Made by:", "muted small");
+  const cmds = el("ul", null, "numbers-commands");
+  cmds.replaceChildren(...data.runs.map((run) => {
+    const li = el("li");
+    li.append(el("code", run.command));
+    return li;
+  }));
+  box.replaceChildren(note, table, how, cmds);
+  box.dataset.loaded = "1";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -331,11 +401,54 @@ function updateTourOffer() {
   $("tour-offer").hidden = Boolean(t);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Strategy: the tips, each with its situation and the self-play evidence the server sends.
+
+let strategy = null;
+
+async function openStrategy() {
+  const dialog = $("dlg-strategy");
+  for (const b of dialog.querySelectorAll("button.close")) b.onclick = () => dialog.close();
+  dialog.showModal();
+  $("strategy-title").focus();
+  const box = $("strategy-list");
+  try {
+    if (!strategy) strategy = await call("GET", "/api/learn/strategy");
+  } catch (err) {
+    box.textContent = err.message;
+    return;
+  }
+  const parts = strategy.tips.map((tip, i) => {
+    const sec = el("section", null, "strategy-tip");
+    sec.dataset.tip = tip.key;
+    sec.append(el("h3", `${i + 1}. ${tip.title}`), el("p", tip.tip));
+    const see = el("p", "See it: ");
+    const btn = el("button", tip.situation.title, "linkish");
+    btn.type = "button";
+    btn.dataset.situation = tip.situation.id;
+    btn.onclick = () => { dialog.close(); openSituation(tip.situation.id); };
+    see.append(btn);
+    sec.append(see);
+    for (const e of tip.evidence) {
+      const p = el("p", e.sentence, `strategy-evidence ${e.verdict}`);
+      p.dataset.verdict = e.verdict;
+      const cmd = el("p", "Made by: ", "muted small strategy-command");
+      cmd.append(el("code", e.command));
+      sec.append(p, cmd);
+    }
+    if (tip.note) sec.append(el("p", tip.note, "strategy-note"));
+    return sec;
+  });
+  const made = el("p", "Figures: net points per hand of the player that follows the tip, modern rules, 95% intervals (normal, over hands).", "muted small");
+  box.replaceChildren(...parts, made);
+}
+
 export function setupLearn(lent) {
   table = lent;
   table.hooks.afterDraw = afterDraw;
   updateTourOffer();
   $("btn-learn").addEventListener("click", openLearn);
+  $("btn-strategy").addEventListener("click", openStrategy);
   $("learn-tour").addEventListener("click", () => { $("dlg-learn").close(); startTour(); });
   $("new-tour").addEventListener("click", () => { $("dlg-new").close(); startTour(); });
   $("lesson-retry").addEventListener("click", () => current && openSituation(current.id));

@@ -1,0 +1,251 @@
+"""Evidence for the seven strategy tips: each tip's follower against a player that ignores it.
+
+For every tip, two players that differ only in that tip play ``--hands`` independent hands
+through :mod:`ginrummy.simulate` (the same seats, deals and seeds scheme as ``ginrummy
+simulate``), and the figure is the follower's net points per hand against the ignorer, with
+its 95% interval (normal, over hands). Positive: following the tip pays against a player that
+ignores it. Every player here is built on ``medium`` (rules, no opponent model, knocks at its
+first chance), so the one change is the tip:
+
+1. knock early: ``medium`` against ``medium`` that weighs the undercut risk and holds out
+   (``hard``'s knock rule), and ``medium`` against ``hard``;
+2. throw high deadwood first: ``medium`` against ``medium`` that throws its lowest loose card;
+3. keep flexible cards: ``medium`` against ``medium`` without the outlook (flexibility) term;
+4. watch what the opponent picks up: ``medium`` reading the opponent's pickups (danger of
+   feeding them) against ``medium``;
+5. use their discards: ``medium`` reading the opponent's discards and passes against ``medium``;
+6. take the discard only when it helps: ``medium`` against ``medium`` that also takes a card
+   that does not beat a stock draw (a "maybe");
+7. late in the hand, play safe: ``medium`` with a danger cost only near the end of the stock
+   against ``medium``.
+
+Writes ``src/ginrummy/data/strategy_tips.json`` (the Strategy page's data: the tips in our
+words, each with its situation and figures)::
+
+    python benchmarks/strategy_tips.py --hands 2000 --seed tips --workers 2
+    python benchmarks/strategy_tips.py --only keep-flexible --hands 10000 --seed tips \\
+        --merge src/ginrummy/data/strategy_tips.json     # more hands for one tip, others kept
+    python benchmarks/strategy_tips.py --merge src/ginrummy/data/strategy_tips.json --only ""
+                                                          # new text, every figure kept
+
+Each run is seeded from ``--seed`` and its two players only, so a run gives the same figure
+alone (``--only``) or with the others, with any number of workers; every run keeps the command
+that reproduces it. The text of the tips lives here, next to the evidence.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from ginrummy.cards import CARD_VALUE
+from ginrummy.melds import best_arrangement
+from ginrummy.move import Move
+from ginrummy.players.hard import MEDIUM, HardPlayer, Style
+from ginrummy.players.knowledge import Evidence
+from ginrummy.simstats import summarize_hands
+from ginrummy.simulate import Setup, run_hands
+from ginrummy.view import PlayerView
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "src" / "ginrummy" / "data" / "strategy_tips.json"
+PROFILE = "modern"
+
+#: The opponent model reading only pickups, or only discards and passes.
+PICKUPS_ONLY = Evidence(discard_rank=1.0, discard_near=1.0, discard_far=1.0,
+                        passed_rank=1.0, passed_near=1.0, passed_far=1.0)
+DISCARDS_ONLY = Evidence(took_rank=1.0, took_near=1.0, took_far=1.0)
+
+STYLES: dict[str, Style] = {
+    "medium": MEDIUM,
+    "medium-holds-out": replace(MEDIUM, knock_at_once=False),
+    "medium-no-flexibility": replace(MEDIUM, outlook_weight=0.0, outlook_late=0.0),
+    "medium-reads-pickups": replace(MEDIUM, read_opponent=True, danger_cost=6.0,
+                                    danger_late=6.0, evidence=PICKUPS_ONLY),
+    "medium-reads-discards": replace(MEDIUM, read_opponent=True, danger_cost=6.0,
+                                     danger_late=6.0, evidence=DISCARDS_ONLY),
+    "medium-takes-maybes": replace(MEDIUM, take_margin=-4.0),
+    "medium-safe-late": replace(MEDIUM, read_opponent=True, danger_cost=0.0, danger_late=12.0),
+}
+
+
+class ThrowLowPlayer(HardPlayer):
+    """``medium`` that ignores "throw high deadwood first": when it discards without knocking,
+    it throws its lowest loose card (of the 11-card hand's best arrangement) instead."""
+
+    name = "medium-throws-low"
+    style = MEDIUM
+
+    def choose(self, view: PlayerView) -> str:
+        move = super().choose(view)
+        if not move.startswith("discard "):
+            return move
+        taken = -1 if view.taken is None else int(view.taken)
+        loose = [c for c in range(52)
+                 if best_arrangement(view.hand_mask).deadwood_mask >> c & 1 and c != taken]
+        if not loose:
+            return move
+        low = str(Move.discard(min(loose, key=lambda c: (CARD_VALUE[c], c))))
+        return low if low in view.legal_moves else move
+
+
+def player(name: str) -> Any:
+    """The player spec ``simulate`` takes: a level name, or a picklable maker."""
+    if name in ("hard",):
+        return name
+    if name == "medium-throws-low":
+        return ThrowLowPlayer
+    return partial(HardPlayer, style=STYLES[name])
+
+
+#: The players of the runs, in words (the kind of opponent each tip is measured against).
+PLAYER_WORDS: dict[str, str] = {
+    "medium": "medium (knocks at its first chance)",
+    "hard": "hard (holds out for gin, reads its opponent)",
+    "medium-holds-out": "medium that holds out for gin (hard's knock rule)",
+    "medium-throws-low": "medium that throws its lowest loose card first",
+    "medium-no-flexibility": "medium that ignores how many ways a card can still meld",
+    "medium-reads-pickups": "medium that avoids feeding what its opponent picked up",
+    "medium-reads-discards": "medium that prefers cards next to its opponent's discards",
+    "medium-takes-maybes": "medium that also takes a discard for a maybe",
+    "medium-safe-late": "medium that plays safe when the stock runs low",
+}
+
+#: (tip key, follower, ignorer): each a run of the follower against the ignorer.
+RUNS: list[tuple[str, str, str]] = [
+    ("knock-early", "medium", "medium-holds-out"),
+    ("knock-early", "medium", "hard"),
+    ("throw-high", "medium", "medium-throws-low"),
+    ("keep-flexible", "medium", "medium-no-flexibility"),
+    ("watch-pickups", "medium-reads-pickups", "medium"),
+    ("use-discards", "medium-reads-discards", "medium"),
+    ("take-when-it-helps", "medium", "medium-takes-maybes"),
+    ("safe-late", "medium-safe-late", "medium"),
+]
+
+#: The tips in our own words, each with the situation that shows it and who it holds against.
+TIPS: list[dict[str, str]] = [
+    {"key": "knock-early", "title": "Knock early",
+     "tip": "When you can knock low early in a hand, a sure win now is usually worth more "
+            "than a gin you may never reach: every turn you wait is a turn for your opponent "
+            "to shed deadwood or knock first.",
+     "situation": "knock-early-with-low-deadwood",
+     "note": "Our measurements disagree with this tip as a general rule: against a player "
+             "that knocks at its first chance, and against one that holds out, holding out "
+             "for gin and undercutting quick knocks pays more than knocking at once (medium "
+             "that holds out scores 3.1 points a hand more than medium; hard 4.4 more). The "
+             "tip holds for the quick, low knock of its situation, early in the hand, where "
+             "the coach finds knocking about 5 points better than playing on."},
+    {"key": "throw-high", "title": "Throw high cards first",
+     "tip": "Loose kings, queens and jacks cost 10 points each if your opponent knocks; get "
+            "rid of them before low loose cards.",
+     "situation": "qka-not-a-run",
+     "note": "The player that ignores this tip keeps every high loose card, which no sensible "
+             "player does, so the size of the figure says more about it than about the tip; "
+             "the direction is clear against any opponent we tried."},
+    {"key": "keep-flexible", "title": "Keep the cards that can still meld",
+     "tip": "Between two discards that leave the same count, keep the one with more ways to "
+            "meld: a pair, or two cards of a suit close together, beats a lonely card.",
+     "situation": "throw-the-lonely-card"},
+    {"key": "watch-pickups", "title": "Watch what your opponent picks up",
+     "tip": "A card your opponent took from the pile tells you what they collect: do not "
+            "throw the cards that go with it.",
+     "situation": "do-not-feed-your-opponent"},
+    {"key": "use-discards", "title": "Use their discards",
+     "tip": "What your opponent throws away, and the cards next to it, they are unlikely to "
+            "want: those are the safer cards to throw.",
+     "situation": "use-their-discards"},
+    {"key": "take-when-it-helps", "title": "Take the discard only when it helps",
+     "tip": "Pick up the top discard to make or extend a meld; taking it for a maybe costs "
+            "you a stock draw and shows your opponent what you want.",
+     "situation": "pass-an-upcard-that-does-not-help",
+     "note": "In self-play we find no clear difference: our players never take a card that "
+             "does not lower their count, so the extra pickups of the variant are small "
+             "ones, and the information they give away is not used by a player that does not "
+             "read its opponent. The situation's pickup is a clear loss (the coach rates it "
+             "an inaccuracy): it breaks a partial meld for a card that joins nothing."},
+    {"key": "safe-late", "title": "Late in the hand, play safe",
+     "tip": "When the stock runs low, a card your opponent cannot use is worth more than a "
+            "point or two of deadwood.",
+     "situation": "late-in-the-hand-play-safe",
+     "note": "Over 10,000 hands the gain leans positive but the interval just reaches 0: "
+             "playing safe late matters in the positions where the safe card is clear, as in "
+             "the situation (throwing the J♣ there is a mistake, about 36 points worse), and "
+             "rarely otherwise against a player that knocks at once."},
+]
+
+
+def command(key: str, hands: int, seed: str) -> str:
+    """The command that reproduces the runs of one tip."""
+    return f"python benchmarks/strategy_tips.py --only {key} --hands {hands} --seed {seed}"
+
+
+def run(follower: str, ignorer: str, hands: int, seed: str, workers: int) -> dict[str, Any]:
+    """One run: the follower's net points per hand against the ignorer, and hand shares."""
+    setup = Setup.of(PROFILE, [player(follower), player(ignorer)], seed=f"{seed}/{follower}"
+                     f"-vs-{ignorer}")
+    records = run_hands(setup, hands, workers=workers)
+    summary = summarize_hands(records, [follower, ignorer])
+    net = summary["players"][0]["net_points_per_hand"]
+    won = summary["players"][0]["hand_wins"]
+    return {
+        "follower": follower,
+        "ignorer": ignorer,
+        "hands": hands,
+        "seed": seed,
+        "net_points_per_hand": {k: net[k] for k in ("mean", "low", "high", "n")},
+        "hand_wins": {k: won[k] for k in ("share", "low", "high", "n")},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--seed", default="tips")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--only", help="comma-separated tip keys to run (others: --merge)")
+    parser.add_argument("--merge", type=Path, help="keep the other tips' runs from this file")
+    parser.add_argument("-o", "--output", type=Path, default=OUT)
+    args = parser.parse_args(argv)
+    keys = [t["key"] for t in TIPS]
+    only = keys if args.only is None else [k for k in args.only.split(",") if k]
+    unknown = set(only) - set(keys)
+    if unknown:
+        parser.error(f"unknown tip(s): {', '.join(sorted(unknown))}")
+    kept: list[dict[str, Any]] = []
+    if args.merge:
+        old = json.loads(args.merge.read_text(encoding="utf-8"))
+        kept = [r for r in old["runs"] if r["tip"] not in only]
+    fresh = []
+    for key, follower, ignorer in RUNS:
+        if key not in only:
+            continue
+        start = time.perf_counter()
+        found = run(follower, ignorer, args.hands, args.seed, args.workers)
+        found["tip"] = key
+        fresh.append(found)
+        net = found["net_points_per_hand"]
+        print(f"{key}: {follower} vs {ignorer}: {net['mean']:+.2f} "
+              f"({net['low']:+.2f} to {net['high']:+.2f}) "
+              f"[{time.perf_counter() - start:.0f} s]", file=sys.stderr, flush=True)
+    order = {(k, f, i): n for n, (k, f, i) in enumerate(RUNS)}
+    runs = sorted(kept + fresh, key=lambda r: order[(r["tip"], r["follower"], r["ignorer"])])
+    for r in runs:
+        r["command"] = command(r["tip"], r["hands"], r.get("seed", args.seed))
+    doc = {"profile": PROFILE, "players": PLAYER_WORDS, "tips": TIPS, "runs": runs,
+           "made_by": "python benchmarks/strategy_tips.py (each run's command is beside it)"}
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n",
+                           encoding="utf-8")
+    print(f"Wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
