@@ -314,8 +314,9 @@ def test_cards_are_named_and_colour_is_never_the_only_cue(
     # Each name, and the discard pile's, starts with the text the face shows ("7♣ C, ...").
     faces = page.eval_on_selector_all(
         "#hand .card, #discard-pile",
-        """els => els.map(e => [e.ariaLabel, e.querySelector('.corner').innerText.replace(/\\s/g, '')
-                               + ' ' + e.querySelector('.letter').innerText])""",
+        """els => els.map(e => [e.ariaLabel,
+                                e.querySelector('.corner').innerText.replace(/\\s/g, '')
+                                + ' ' + e.querySelector('.letter').innerText])""",
     )
     assert len(faces) == len(labels) + 1
     assert all(label.startswith(face + ", ") for label, face in faces), faces
