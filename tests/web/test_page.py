@@ -89,6 +89,15 @@ def button_for(state: dict[str, Any], move: str) -> str:
     )
 
 
+def knock_default_melds(page: Any, version: int) -> None:
+    """After a knock: when the cards kept group in more than one way, the melds window opens
+    (``test_page_knock_melds.py``); Enter lays down the engine's default grouping."""
+    page.wait_for_function(f"document.querySelector('#dlg-melds[open]') !== null"
+                           f" || document.body.dataset.version !== '{version}'")
+    if page.locator("#dlg-melds[open]").count():
+        page.keyboard.press("Enter")
+
+
 def play_hand_by_clicks(page: Any, server: Server) -> dict[str, Any]:
     for _ in range(MAX_STEPS):
         if page.locator("#hand-end").is_visible():
@@ -104,6 +113,8 @@ def play_hand_by_clicks(page: Any, server: Server) -> dict[str, Any]:
             page.click("#stock")  # the stock itself is the draw button
         else:
             page.click(f"[data-act={act}]")
+        if act == "knock":
+            knock_default_melds(page, state["version"])
         wait_after(page, state["version"])
     raise AssertionError("the hand did not end")
 
@@ -128,6 +139,8 @@ def play_hand_by_keyboard(page: Any, server: Server) -> dict[str, Any]:
             page.keyboard.press("Enter")
             assert page.get_attribute(f'#hand .card[data-card="{card}"]', "aria-pressed") == "true"
         page.keyboard.press(keys[act])
+        if act == "knock":
+            knock_default_melds(page, state["version"])
         wait_after(page, state["version"])
     raise AssertionError("the hand did not end")
 
@@ -276,7 +289,10 @@ def test_an_illegal_action_shows_its_reason(context: Any, live_server: Server,
     assert page.locator(f'#hand .card[data-card="{taken}"]').count() == 1
 
 
-CARD_NAME = (r"^(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king) of "
+# A card button's name starts with the text its face shows (rank, suit symbol, suit letter:
+# WCAG 2.5.3, Label in Name), then says the card in words.
+CARD_NAME = (r"^(A|[2-9]|10|J|Q|K)[♣♦♥♠] [CDHS], "
+             r"(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king) of "
              r"(clubs|diamonds|hearts|spades)(, just (drawn|taken))?$")
 
 
@@ -295,6 +311,15 @@ def test_cards_are_named_and_colour_is_never_the_only_cue(
         "els => els.map(e => [e.dataset.card, e.querySelector('.letter').textContent])",
     )
     assert all(code[1].upper() == letter for code, letter in letters)
+    # Each name, and the discard pile's, starts with the text the face shows ("7♣ C, ...").
+    faces = page.eval_on_selector_all(
+        "#hand .card, #discard-pile",
+        """els => els.map(e => [e.ariaLabel,
+                                e.querySelector('.corner').innerText.replace(/\\s/g, '')
+                                + ' ' + e.querySelector('.letter').innerText])""",
+    )
+    assert len(faces) == len(labels) + 1
+    assert all(label.startswith(face + ", ") for label, face in faces), faces
     assert page.get_attribute("#announcer", "aria-live") == "polite"
     # A seven of clubs drawn by the page's own card module (the hand may hold no club).
     page.evaluate("""async () => {

@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 
 from .conftest import Server
 from .helpers import choose
@@ -74,19 +75,8 @@ def axe_violations(page: Any) -> list[str]:
     """The serious and critical axe-core violations of the page as it stands."""
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.add_script_tag(path=str(AXE))
-    # One known exception, left open (issue 16's report): a card face shows "7♣ C" while its
-    # name is the spoken "seven of clubs" (pinned by test_page.py), which axe's Label in Name
-    # rule (WCAG 2.5.3, for speech input) flags on card buttons and the discard pile only.
     found = page.evaluate("""async () => {
         const r = await axe.run(document, {resultTypes: ['violations']});
-        const face = (n) => {
-          const el = n.target.length === 1 && document.querySelector(n.target[0]);
-          return Boolean(el && (el.matches('button.card') || el.id === 'discard-pile'));
-        };
-        for (const v of r.violations) {
-          if (v.id === 'label-content-name-mismatch') v.nodes = v.nodes.filter(n => !face(n));
-        }
-        r.violations = r.violations.filter(v => v.nodes.length);
         return r.violations.filter(v => ['serious', 'critical'].includes(v.impact))
           .map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target.join(' ')).join(', ')}`);
     }""")
@@ -125,6 +115,13 @@ def test_a_turn_fits_on_one_screen_and_the_result_is_in_view(
             inside(page, f"#hand .card >> nth={i}")
         inside(page, "[data-act=discard]")
         page.screenshot(path=str(artifacts / f"mid-hand-{page.size_name}.png"))
+        # With a "new" card and a selected one (its ✓); a second click puts it back.
+        last = page.locator("#hand .card").last
+        last.click()
+        expect(last).to_have_attribute("aria-pressed", "true")
+        assert axe_violations(page) == []
+        last.click()
+        expect(last).to_have_attribute("aria-pressed", "false")
     # The hand's end (a knock, a gin or a dead hand): its title, the result in words and the
     # Next hand button are in view, announced, and the computer's backs are gone.
     final = play_hand_by_clicks(page, live_server)

@@ -53,6 +53,7 @@ def test_a_hand_with_a_typed_client_seed_verifies_in_the_browser(
     page.click("#new-seal summary")
     offered = page.input_value("#new-seed")
     assert re.fullmatch(r"[0-9a-f]{16}", offered)
+    page.locator("#dlg-new").screenshot(path=str(artifacts / "new-game.png"))
     # A seed the rules refuse: the match is sealed but nothing is dealt; the deal panel shows
     # the commitment and the engine's sentence beside the field, which keeps what was typed.
     page.fill("#new-seed", " leading space")
@@ -70,6 +71,7 @@ def test_a_hand_with_a_typed_client_seed_verifies_in_the_browser(
     panel = page.inner_text("#deal-panel")
     assert upcoming["commitment"] in panel and "ginrummy-shuffle-v1" in panel
     assert re.search(r"Nonce\s+1", panel)
+    page.screenshot(path=str(artifacts / "sealed-deal.png"))
     page.click("#seed-random")
     assert re.fullmatch(r"[0-9a-f]{16}", page.input_value("#client-seed"))
     # The keyboard reaches the field from the Deal button; Enter in the field deals.
@@ -98,6 +100,7 @@ def test_a_hand_with_a_typed_client_seed_verifies_in_the_browser(
     page.click("#seal-more")
     assert page.get_attribute("#seal-more", "aria-expanded") == "true"
     shown = page.inner_text("#hand-meta")
+    page.locator("#hand-end").screenshot(path=str(artifacts / "sealed-details.png"))
     for value in (revealed["server_seed"], revealed["commitment"], typed):
         assert value in shown
     page.click("#btn-verify")

@@ -25,6 +25,20 @@ export function symbol(code) {
   return `${RANK_SHOWN[c.rank]}${SUIT_SYMBOLS[c.suit]}`;
 }
 
+/** The text a card face shows: its rank and suit in the corner and its suit letter ("7♣ C",
+ * "10♦ D"). A card button's accessible name starts with it (WCAG 2.5.3, Label in Name: a
+ * person using speech input says what they see), then names the card in words. */
+export function shown(code) {
+  const c = parse(code);
+  return `${RANK_SHOWN[c.rank]}${SUIT_SYMBOLS[c.suit]} ${SUIT_LETTERS[c.suit]}`;
+}
+
+/** A card button's accessible name: the face's text, then the card in words ("7♣ C, seven of
+ * clubs"). */
+export function buttonName(code) {
+  return `${shown(code)}, ${name(code)}`;
+}
+
 export function value(code) {
   const r = parse(code).rank;
   return r >= 9 ? 10 : r + 1;
@@ -49,7 +63,7 @@ export function cardElement(code, { tag = "span", mini = false, label = null } =
   el.dataset.card = code;
   if (tag === "button") el.type = "button";
   if (tag === "button") {
-    el.setAttribute("aria-label", label || name(code));
+    el.setAttribute("aria-label", label || buttonName(code));
   } else if (label !== false) {
     el.setAttribute("role", "img");
     el.setAttribute("aria-label", label || name(code));

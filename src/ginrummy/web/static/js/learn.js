@@ -311,7 +311,9 @@ const cardSel = (code) => `#hand .card[data-card="${code}"]`;
 export function guideStep(state, ui, busy) {
   const hand = state.hand;
   if (!hand) {
-    return { step: "deal", text: "Your first hand is sealed: the server has committed to the deck before you choose a seed, and you can check the deal when the hand is over. Press Deal (or N) to deal it with the seed offered, or type your own first.", targets: ["#btn-deal"] };
+    // Only when the first hand was not dealt at Start: a client seed typed in the New game
+    // window was refused (or the deal did not go through).
+    return { step: "deal", text: "Your first hand is not dealt yet: if you typed your own client seed, the reason it was refused is beside the field. Change it, or press New random seed, then press Deal (or N). The deck was sealed before your seed is used, so you can check the deal when the hand is over.", targets: ["#btn-deal"] };
   }
   const top = hand.discard_pile.length ? symbol(hand.discard_pile[hand.discard_pile.length - 1]) : "";
   if (hand.result) {

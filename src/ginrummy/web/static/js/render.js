@@ -1,7 +1,7 @@
 // Drawing the table from the server's state. Nothing here decides a rule: legality, reasons,
 // melds and deadwood all come from the server.
 
-import { backElement, byRank, bySuit, cardElement, name, names, symbol } from "./cards.js";
+import { backElement, buttonName, byRank, bySuit, cardElement, name, names, shown, symbol } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -66,7 +66,8 @@ function renderPiles(state, anim, busy) {
   const top = pile.length ? pile[pile.length - 1] : null;
   const canTake = live && hand.actions.take.enabled;
   discard.replaceChildren(...(top ? [cardElement(top, { label: false })] : []));
-  const label = top ? `Discard pile, top card ${name(top)}, ${plural(pile.length, "card")}.` : "Discard pile, empty.";
+  // Its name starts with the face shown, like a card of the hand ("7♣ C, discard pile, ...").
+  const label = top ? `${shown(top)}, discard pile, top card ${name(top)}, ${plural(pile.length, "card")}.` : "Discard pile, empty.";
   discard.setAttribute("aria-label", `${label} ${canTake ? "Press to take it." : ""}`.trim());
   discard.setAttribute("aria-disabled", String(!canTake && !(live && hand.phase === "discard" && hand.your_turn)));
   discard.classList.toggle("can", canTake);
@@ -86,7 +87,7 @@ function renderHand(state, ui) {
     for (const code of g.cards) {
       const el = cardElement(code, { tag: "button" });
       const isNew = code === hand.drawn || code === hand.taken;
-      let label = name(code);
+      let label = buttonName(code);
       if (isNew) label += code === hand.taken ? ", just taken" : ", just drawn";
       el.setAttribute("aria-label", label);
       el.setAttribute("aria-pressed", String(ui.selected === code));
