@@ -90,6 +90,9 @@ class _Snapshot(NamedTuple):
     known: tuple[int, int]
 
 
+_new_snapshot = tuple.__new__
+
+
 class _SeatLog:
     """What one seat has seen so far, kept move by move: the history as it saw it and the
     cards its opponent took from the pile, passed and discarded (see :class:`SeatKnowledge`)."""
@@ -436,7 +439,7 @@ class Hand(Verifier):
 
     def _mover(self) -> Mover:
         pile = self.discard_pile
-        return Mover(
+        return (
             self.phase,
             self.hands[self.to_play],
             pile[-1] if pile else -1,
@@ -582,17 +585,24 @@ class Hand(Verifier):
 
     def _save(self) -> None:
         """Push what the next move changes onto the undo stack."""
+        hands = self.hands
+        known = self._known
+        # tuple.__new__ builds the named tuple without its Python-level constructor: this runs
+        # before every move.
         self._undo.append(
-            _Snapshot(
-                (self.hands[0], self.hands[1]),
-                len(self.stock),
-                tuple(self.discard_pile),
-                self.to_play,
-                self.phase,
-                self.taken,
-                self.drawn,
-                self.result,
-                (self._known[0], self._known[1]),
+            _new_snapshot(
+                _Snapshot,
+                (
+                    (hands[0], hands[1]),
+                    len(self.stock),
+                    tuple(self.discard_pile),
+                    self.to_play,
+                    self.phase,
+                    self.taken,
+                    self.drawn,
+                    self.result,
+                    (known[0], known[1]),
+                ),
             )
         )
 

@@ -12,7 +12,7 @@ as the engine wrote it.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TypeAlias
 
 from .cards import Card, cards_of_mask
 from .errors import IllegalMoveError
@@ -49,15 +49,10 @@ _DISCARDS = tuple(Move.discard(c) for c in range(52))
 _KNOCKS = tuple(Move.knock(c) for c in range(52))
 
 
-class Mover(NamedTuple):
-    """The facts that decide what the seat to play may do, all of them known to that seat."""
-
-    phase: Phase
-    mask: int
-    top: int
-    taken: int
-    knock_limit: int
-    rules: RuleSet
+Mover: TypeAlias = tuple[Phase, int, int, int, int, RuleSet]
+"""The facts that decide what the seat to play may do, all of them known to that seat:
+``(phase, its cards as a mask, the top discard, the card it took this turn, the knock limit,
+the rules)`` (a plain tuple: it is built before every move)."""
 
 
 class Verifier:

@@ -71,7 +71,7 @@ class PlayerView(Verifier):
             raise IllegalMoveError("It is not your turn.")
         top = self.discard_pile[-1] if self.discard_pile else -1
         taken = -1 if self.taken is None else int(self.taken)
-        mover = Mover(self.phase, self.hand_mask, int(top), taken, self.knock_limit, self.rules)
+        mover: Mover = (self.phase, self.hand_mask, int(top), taken, self.knock_limit, self.rules)
         verify_move(parsed, mover)
         return parsed
 
