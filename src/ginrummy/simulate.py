@@ -103,7 +103,7 @@ class Setup:
         return make(spec, seed=seed) if isinstance(spec, str) else spec(seed)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandRecord:
     """How one hand went, by seat. ``a_seat`` is player A's seat; the non-dealer
     (``1 - dealer``) is the first to act. Deadwood counts are ``None`` for a cancelled hand;
