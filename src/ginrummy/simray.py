@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -46,19 +46,21 @@ def _import_ray() -> Any:
 class RaySession:
     """A connection to Ray for one run: ``address`` ``None`` (or ``"local"``) starts a local
     Ray with ``workers`` CPUs (default: one per core); any other address is passed to
-    ``ray.init(address=...)`` (``auto``, ``HOST:PORT``, ``ray://HOST:PORT``). Use it as a
-    context manager; it shuts Ray down (or disconnects) on leaving."""
+    ``ray.init(address=...)`` (``auto``, ``HOST:PORT``, ``ray://HOST:PORT``). A process that
+    is already connected to Ray (a notebook, a test session) runs on that Ray instead. Use it
+    as a context manager; it shuts down (or disconnects from) the Ray it started on leaving."""
 
     def __init__(self, address: str | None = None, *, workers: int | None = None) -> None:
         self.local = address is None or address == LOCAL
         self.address = LOCAL if self.local else str(address)
         ray = _import_ray()
-        if ray.is_initialized():
-            raise GinRummyError("Ray is already running in this process; shut it down first")
+        #: False when this process was already connected to Ray: the session uses that Ray
+        #: (whatever ``address`` says) and leaves it running.
+        self.owned = not ray.is_initialized()
         try:
-            if self.local:
+            if self.owned and self.local:
                 self._start_local(ray, workers)
-            else:
+            elif self.owned:
                 ray.init(address=self.address, include_dashboard=False, log_to_driver=False,
                          logging_level=logging.ERROR)
         except GinRummyError:
@@ -106,7 +108,7 @@ class RaySession:
         *,
         workers: int,
         progress: Callable[[int], None] | None = None,
-    ) -> Iterator[Part]:
+    ) -> Generator[Part, None, None]:
         """Run ``jobs`` as Ray tasks, at most about ``WINDOW_PER_WORKER * workers`` queued
         or waiting to be merged, and yield their parts in job order."""
         ray = self._ray
@@ -144,8 +146,10 @@ class RaySession:
         return part
 
     def close(self) -> None:
-        """Shut the local Ray down, or disconnect from the cluster."""
-        self._ray.shutdown()
+        """Shut the local Ray down, or disconnect from the cluster (only if this session
+        started the connection)."""
+        if self.owned:
+            self._ray.shutdown()
 
     def __enter__(self) -> RaySession:
         return self

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import secrets
 import signal
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, NamedTuple, TypeAlias
@@ -355,7 +355,7 @@ def iter_parts(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     ray: RaySession | None = None,
-) -> Iterator[Part]:
+) -> Generator[Part, None, None]:
     """Play every job and yield their parts in job order, each as soon as it and every job
     before it are done: a consumer can write them out and drop them, so a long run holds
     only a bounded window of results (about ``WINDOW_PER_WORKER`` jobs per worker).
@@ -372,7 +372,9 @@ def iter_parts(
     return _pool_parts(jobs, workers, progress)
 
 
-def _serial_parts(jobs: Sequence[Job], progress: Callable[[int], None] | None) -> Iterator[Part]:
+def _serial_parts(
+    jobs: Sequence[Job], progress: Callable[[int], None] | None
+) -> Generator[Part, None, None]:
     for job in jobs:
         part = play_job(job)
         if progress:
@@ -382,7 +384,7 @@ def _serial_parts(jobs: Sequence[Job], progress: Callable[[int], None] | None) -
 
 def _pool_parts(
     jobs: Sequence[Job], workers: int, progress: Callable[[int], None] | None
-) -> Iterator[Part]:
+) -> Generator[Part, None, None]:
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupt)
     pending: dict[Future[Part], int] = {}
     done: dict[int, Part] = {}
