@@ -109,8 +109,9 @@ class RaySession:
         workers: int,
         progress: Callable[[int], None] | None = None,
     ) -> Generator[Part, None, None]:
-        """Run ``jobs`` as Ray tasks, at most about ``WINDOW_PER_WORKER * workers`` queued
-        or waiting to be merged, and yield their parts in job order."""
+        """Run ``jobs`` as Ray tasks, at most ``workers`` at a time (fewer if the cluster has
+        fewer CPUs) and at most ``WINDOW_PER_WORKER * workers`` running or waiting to be
+        merged, and yield their parts in job order."""
         ray = self._ray
         pending: dict[Any, int] = {}
         done: dict[int, Part] = {}
@@ -118,7 +119,8 @@ class RaySession:
         window = max(1, workers) * WINDOW_PER_WORKER
         try:
             while merged < len(jobs):
-                while submitted < len(jobs) and submitted - merged < window:
+                while (submitted < len(jobs) and len(pending) < workers
+                       and submitted - merged < window):
                     pending[self._task.remote(jobs[submitted])] = submitted
                     submitted += 1
                 ready, _ = ray.wait(list(pending), num_returns=1)
