@@ -117,8 +117,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                                 batch(setup, n, w)))
     if session is not None:
         for w in counts:
-            rows.append(Measure(f"Ray x{w}", f"{w} Ray task{'s' if w > 1 else ''} at a time, local Ray",
-                                batch(setup, n, w, ray=session)))
+            tasks = f"{w} Ray task{'s' if w > 1 else ''} at a time, local Ray"
+            rows.append(Measure(f"Ray x{w}", tasks, batch(setup, n, w, ray=session)))
     folder = tempfile.mkdtemp(prefix="bench-selfplay-")
     out = os.path.join(folder, "hands.parquet")
     w = max(counts)
