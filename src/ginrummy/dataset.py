@@ -12,10 +12,10 @@ optional ``data`` extra (``pip install "ginrummy[data]"``), imported only when a
 written or read. The columns are :data:`COLUMNS`, documented in ``docs/simulate.md``.
 
 >>> from ginrummy.hand import Hand
->>> from ginrummy.rules import get_rules
+>>> from ginrummy.players import make
+>>> from ginrummy.selfplay import play_hand
 >>> hand = Hand("traditional", seed="doc", dealer=1)
->>> while hand.result is None:
-...     hand.play(hand.legal_moves()[0])
+>>> _ = play_hand(hand, [make("simple", seed=1), make("hard", seed=2)])
 >>> row = hand_row(hand, seed="doc", mode="hands", game=0, hand_number=1,
 ...                players=("simple", "hard"), a_seat=0)
 >>> replay_row(row).hand.result.summary() == row.result
