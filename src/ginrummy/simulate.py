@@ -23,11 +23,12 @@ from __future__ import annotations
 import math
 import secrets
 import signal
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Generator, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Literal, TypeAlias
+from typing import TYPE_CHECKING, Literal, NamedTuple, TypeAlias
 
+from .dataset import HandRow, hand_row
 from .errors import GinRummyError
 from .hand import Hand
 from .match import Match
@@ -38,14 +39,22 @@ from .rules import RuleSet, RulesLike, get_rules
 from .selfplay import MAX_HANDS, play_hand
 from .table import Computer, Table
 
+if TYPE_CHECKING:
+    from .simray import RaySession
+
 __all__ = [
+    "BackendError",
     "HandRecord",
     "Job",
     "MatchRecord",
     "Mode",
+    "Part",
     "PlayerSpec",
     "Setup",
     "hand_record",
+    "iter_parts",
+    "match_record",
+    "play_job",
     "play_one_hand",
     "play_one_match",
     "run_hands",
@@ -94,7 +103,7 @@ class Setup:
         return make(spec, seed=seed) if isinstance(spec, str) else spec(seed)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandRecord:
     """How one hand went, by seat. ``a_seat`` is player A's seat; the non-dealer
     (``1 - dealer``) is the first to act. Deadwood counts are ``None`` for a cancelled hand;
@@ -196,8 +205,8 @@ def _balance(index: int) -> tuple[int, int]:
     return (index // 2) % 2, index % 2
 
 
-def play_one_hand(setup: Setup, index: int) -> HandRecord:
-    """Play hand ``index`` of a run of independent hands."""
+def _play_hand(setup: Setup, index: int) -> tuple[Hand, int]:
+    """Hand ``index`` of a run of independent hands, played; and player A's seat."""
     a_seat, dealer = _balance(index)
     base = f"{setup.seed}/hand/{index}"
     a = setup.player(0, f"{base}/player/0")
@@ -205,11 +214,17 @@ def play_one_hand(setup: Setup, index: int) -> HandRecord:
     by_seat = (a, b) if a_seat == 0 else (b, a)
     hand = Hand(setup.rules, seed=base, dealer=dealer)
     play_hand(hand, by_seat)
+    return hand, a_seat
+
+
+def play_one_hand(setup: Setup, index: int) -> HandRecord:
+    """Play hand ``index`` of a run of independent hands."""
+    hand, a_seat = _play_hand(setup, index)
     return hand_record(hand, index, a_seat)
 
 
-def play_one_match(setup: Setup, index: int, max_hands: int = MAX_HANDS) -> MatchRecord:
-    """Play match ``index`` of a run of matches (stopped unfinished after ``max_hands``)."""
+def _play_match(setup: Setup, index: int, max_hands: int = MAX_HANDS) -> tuple[Match, int]:
+    """Match ``index`` of a run of matches, played; and player A's seat."""
     a_seat, first_dealer = _balance(index)
     base = f"{setup.seed}/match/{index}"
     a = setup.player(0, f"{base}/player/0")
@@ -218,6 +233,18 @@ def play_one_match(setup: Setup, index: int, max_hands: int = MAX_HANDS) -> Matc
     match = Match(setup.rules, seed=base, first_dealer=first_dealer)
     # A table (not play_hand): the match scores each hand and adds the scores to the views.
     Table(match, [Computer(p) for p in by_seat]).play_to_end(max_hands)
+    return match, a_seat
+
+
+def play_one_match(setup: Setup, index: int, max_hands: int = MAX_HANDS) -> MatchRecord:
+    """Play match ``index`` of a run of matches (stopped unfinished after ``max_hands``)."""
+    match, a_seat = _play_match(setup, index, max_hands)
+    return match_record(match, index, a_seat)
+
+
+def match_record(match: Match, index: int, a_seat: int) -> MatchRecord:
+    """The record of match ``index`` (finished or stopped), player A in ``a_seat``."""
+    first_dealer = match.first_dealer
     records = [hand_record(hand, n, a_seat) for n, hand in enumerate(match.hands)]
     return MatchRecord(
         index=index,
@@ -236,22 +263,63 @@ def play_one_match(setup: Setup, index: int, max_hands: int = MAX_HANDS) -> Matc
 
 @dataclass(frozen=True)
 class Job:
-    """Indices ``start`` to ``stop`` (exclusive) of one kind of game under one setup."""
+    """Indices ``start`` to ``stop`` (exclusive) of one kind of game under one setup; with
+    ``rows``, the job also returns the dataset row of every hand (:mod:`ginrummy.dataset`)."""
 
     setup: Setup
     mode: Mode
     start: int
     stop: int
+    rows: bool = False
+
+    @property
+    def games(self) -> int:
+        return self.stop - self.start
 
 
 Record: TypeAlias = HandRecord | MatchRecord
 
 
+class Part(NamedTuple):
+    """What one job played: its records in index order and, if the job asked for them, the
+    dataset rows of its hands (otherwise an empty list)."""
+
+    records: list[Record]
+    rows: list[HandRow]
+
+
+def _name(spec: PlayerSpec) -> str:
+    """A player's name for the dataset: the name given, or a factory's ``name``."""
+    return spec if isinstance(spec, str) else str(getattr(spec, "name", spec))
+
+
+def play_job(job: Job) -> Part:
+    """Play one job. This is the function every backend runs, in a worker process or here:
+    each game depends only on the setup and its index, so where it runs does not matter."""
+    records: list[Record] = []
+    rows: list[HandRow] = []
+    setup = job.setup
+    names = (_name(setup.players[0]), _name(setup.players[1]))
+    for i in range(job.start, job.stop):
+        if job.mode == "hands":
+            hand, a_seat = _play_hand(setup, i)
+            records.append(hand_record(hand, i, a_seat))
+            hands = [hand]
+        else:
+            match, a_seat = _play_match(setup, i)
+            records.append(match_record(match, i, a_seat))
+            hands = match.hands
+        if job.rows:
+            rows.extend(
+                hand_row(h, seed=setup.seed, mode=job.mode, game=i, hand_number=n,
+                         players=names, a_seat=a_seat)
+                for n, h in enumerate(hands, 1)
+            )
+    return Part(records, rows)
+
+
 def _play_job(job: Job) -> list[Record]:
-    play: Callable[[Setup, int], Record] = (
-        play_one_hand if job.mode == "hands" else play_one_match
-    )
-    return [play(job.setup, i) for i in range(job.start, job.stop)]
+    return play_job(job).records
 
 
 def _ignore_interrupt() -> None:
@@ -259,9 +327,9 @@ def _ignore_interrupt() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def split(setup: Setup, mode: Mode, count: int, chunk: int) -> list[Job]:
+def split(setup: Setup, mode: Mode, count: int, chunk: int, *, rows: bool = False) -> list[Job]:
     """``count`` games cut into jobs of at most ``chunk`` consecutive indices."""
-    return [Job(setup, mode, s, min(s + chunk, count)) for s in range(0, count, chunk)]
+    return [Job(setup, mode, s, min(s + chunk, count), rows) for s in range(0, count, chunk)]
 
 
 def chunk_size(mode: Mode, count: int, workers: int) -> int:
@@ -271,39 +339,88 @@ def chunk_size(mode: Mode, count: int, workers: int) -> int:
     return max(1, min(most, math.ceil(count / (max(workers, 1) * 8))))
 
 
+class BackendError(GinRummyError):
+    """The machinery that runs the jobs failed (a worker died, the cluster went away); no
+    game was at fault."""
+
+
+#: Jobs each worker may have queued or finished-but-not-yet-merged at once: enough to keep
+#: every worker busy, few enough that the results waiting for an earlier job stay small.
+WINDOW_PER_WORKER = 4
+
+
+def iter_parts(
+    jobs: Sequence[Job],
+    *,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+    ray: RaySession | None = None,
+) -> Generator[Part, None, None]:
+    """Play every job and yield their parts in job order, each as soon as it and every job
+    before it are done: a consumer can write them out and drop them, so a long run holds
+    only a bounded window of results (about ``WINDOW_PER_WORKER`` jobs per worker).
+
+    The jobs run here (``workers`` 1), in ``workers`` local processes, or on the Ray session
+    ``ray`` with ``workers`` tasks at a time. ``progress`` is called with the number of games
+    of each job as it finishes (in any order)."""
+    if workers < 1:
+        raise GinRummyError(f"workers must be 1 or more, not {workers}")
+    if ray is not None:
+        return ray.parts(jobs, workers=workers, progress=progress)
+    if workers == 1 or len(jobs) <= 1:
+        return _serial_parts(jobs, progress)
+    return _pool_parts(jobs, workers, progress)
+
+
+def _serial_parts(
+    jobs: Sequence[Job], progress: Callable[[int], None] | None
+) -> Generator[Part, None, None]:
+    for job in jobs:
+        part = play_job(job)
+        if progress:
+            progress(job.games)
+        yield part
+
+
+def _pool_parts(
+    jobs: Sequence[Job], workers: int, progress: Callable[[int], None] | None
+) -> Generator[Part, None, None]:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupt)
+    pending: dict[Future[Part], int] = {}
+    done: dict[int, Part] = {}
+    submitted = merged = 0
+    window = workers * WINDOW_PER_WORKER
+    try:
+        while merged < len(jobs):
+            while submitted < len(jobs) and submitted - merged < window:
+                pending[pool.submit(play_job, jobs[submitted])] = submitted
+                submitted += 1
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                n = pending.pop(future)
+                done[n] = future.result()
+                if progress:
+                    progress(jobs[n].games)
+            while merged in done:
+                yield done.pop(merged)
+                merged += 1
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
 def run_jobs(
     jobs: Sequence[Job],
     *,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    ray: RaySession | None = None,
 ) -> list[list[Record]]:
-    """Play every job (in ``workers`` processes when more than one) and return their records
+    """Play every job (here, in ``workers`` processes, or on Ray) and return their records
     in job order. ``progress`` is called with the number of games of each finished job."""
-    if workers < 1:
-        raise GinRummyError(f"workers must be 1 or more, not {workers}")
-    if workers == 1 or len(jobs) <= 1:
-        out = []
-        for job in jobs:
-            out.append(_play_job(job))
-            if progress:
-                progress(job.stop - job.start)
-        return out
-    results: dict[int, list[Record]] = {}
-    with ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupt) as pool:
-        futures: dict[Future[list[Record]], int] = {
-            pool.submit(_play_job, job): n for n, job in enumerate(jobs)
-        }
-        try:
-            for future in as_completed(futures):
-                n = futures[future]
-                results[n] = future.result()
-                if progress:
-                    progress(jobs[n].stop - jobs[n].start)
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
-    return [results[n] for n in range(len(jobs))]
+    return [part.records for part in iter_parts(jobs, workers=workers, progress=progress,
+                                                ray=ray)]
 
 
 def _flatten(parts: Iterator[list[Record]] | list[list[Record]]) -> list[Record]:
@@ -316,10 +433,11 @@ def run_hands(
     *,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    ray: RaySession | None = None,
 ) -> list[HandRecord]:
     """Play ``count`` independent hands; the records in index order."""
     jobs = split(setup, "hands", count, chunk_size("hands", count, workers))
-    records = _flatten(run_jobs(jobs, workers=workers, progress=progress))
+    records = _flatten(run_jobs(jobs, workers=workers, progress=progress, ray=ray))
     return [r for r in records if isinstance(r, HandRecord)]
 
 
@@ -329,8 +447,9 @@ def run_matches(
     *,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    ray: RaySession | None = None,
 ) -> list[MatchRecord]:
     """Play ``count`` whole matches; the records in index order."""
     jobs = split(setup, "matches", count, chunk_size("matches", count, workers))
-    records = _flatten(run_jobs(jobs, workers=workers, progress=progress))
+    records = _flatten(run_jobs(jobs, workers=workers, progress=progress, ray=ray))
     return [r for r in records if isinstance(r, MatchRecord)]

@@ -1,4 +1,6 @@
-"""``ginrummy replay FILE``: replay a match record and print its hand-by-hand score sheet."""
+"""``ginrummy replay FILE``: replay a match record and print its hand-by-hand score sheet; or
+``ginrummy replay hands.parquet --row N``: replay one hand of a self-play dataset
+(:mod:`ginrummy.dataset`) and print it as a match record."""
 
 from __future__ import annotations
 
@@ -59,11 +61,31 @@ def render_sheet(text: str, console: Console) -> None:
         console.print(f"Hand {len(match.hands)} is still being played.")
 
 
+def render_row(file: str, number: int) -> str:
+    """Row ``number`` of the dataset ``file``, replayed through the engine and checked, as the
+    text of a match record (which ``ginrummy replay`` reads back)."""
+    from ..dataset import read_row, row_record
+
+    return row_record(read_row(file, number), source=file, number=number)
+
+
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-def replay(file: str) -> None:
-    """Replay a match record FILE and print the hand-by-hand score sheet."""
+@click.option("--row", type=click.IntRange(min=0), default=None, metavar="N",
+              help="FILE is a Parquet dataset of hands (simulate --out): replay its row N "
+              "(from 0) and print it as a match record.")
+def replay(file: str, row: int | None) -> None:
+    """Replay a match record FILE and print the hand-by-hand score sheet; with --row, replay
+    one hand of a self-play dataset and print its record."""
     console = Console()
+    if row is None and file.lower().endswith(".parquet"):
+        raise click.UsageError(f"{file} is a dataset of hands: say which with --row N")
+    if row is not None:
+        try:
+            click.echo(render_row(file, row), nl=False)
+        except GinRummyError as exc:
+            raise click.ClickException(str(exc)) from None
+        return
     try:
         with click.open_file(file, encoding="utf-8") as f:
             text = f.read()

@@ -1,12 +1,14 @@
-"""What ``simulate`` and ``tournament`` share: the --seed and --workers options, player-name
-checks, the progress bar, and formatting a share or a mean with its interval."""
+"""What ``simulate`` and ``tournament`` share: the --seed, --workers and --ray options, the Ray
+session, player-name checks, the progress bar, and formatting a share or a mean with its
+interval."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 from rich.console import Console
@@ -21,7 +23,10 @@ from rich.progress import (
 
 from ..errors import GinRummyError
 from ..players import make, names
-from ..simulate import Job, Record, run_jobs
+from ..simulate import BackendError, Job, Part, Record, iter_parts
+
+if TYPE_CHECKING:
+    from ..simray import RaySession
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -50,6 +55,18 @@ def run_options(func: F) -> F:
             default=None,
             help="Worker processes (default: one per core).",
         ),
+        click.option(
+            "--ray",
+            "ray_address",
+            is_flag=False,
+            flag_value=LOCAL_RAY,
+            default=None,
+            metavar="[ADDRESS]",
+            callback=_check_ray_address,
+            help="Run on Ray: alone, a local Ray started for this run; with an ADDRESS "
+            "(HOST:PORT, ray://HOST:PORT or auto), that cluster. Same results as without. "
+            'Needs pip install "ginrummy[ray]".',
+        ),
         click.option("--json", "as_json", is_flag=True, help="Print the results as JSON."),
         click.option(
             "--no-progress", is_flag=True, help="Do not draw the progress bar (on stderr)."
@@ -58,6 +75,44 @@ def run_options(func: F) -> F:
     for option in reversed(options):
         func = option(func)
     return func
+
+
+#: ``--ray`` given without an address: start a local Ray (the value of :data:`simray.LOCAL`).
+LOCAL_RAY = "local"
+
+
+def _check_ray_address(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A Ray address looks like ``HOST:PORT``, ``ray://...``, ``auto`` or ``local``. Anything
+    else is most likely a player's name that ``--ray`` swallowed as its value."""
+    if value is None or value in (LOCAL_RAY, "auto") or ":" in value:
+        return value
+    raise click.BadParameter(
+        f"{value!r} is not a Ray address (HOST:PORT, ray://HOST:PORT or auto); for a local "
+        "Ray write --ray after the players, or --ray=local",
+        param_hint="--ray",
+    )
+
+
+@contextmanager
+def ray_session(
+    address: str | None, workers: int | None, show: bool
+) -> Iterator[RaySession | None]:
+    """The Ray session for ``--ray`` (``None`` without it), shut down on leaving; a missing
+    Ray or a cluster that cannot be reached becomes a Click error (exit status 1)."""
+    if address is None:
+        yield None
+        return
+    from ..simray import RaySession
+
+    if show:
+        where = "a local Ray" if address == LOCAL_RAY else f"Ray at {address}"
+        Console(stderr=True).print(f"Starting {where}…")
+    try:
+        session = RaySession(address, workers=workers)
+    except GinRummyError as exc:
+        raise click.ClickException(str(exc)) from None
+    with session:
+        yield session
 
 
 def check_player(name: str, param_hint: str) -> str:
@@ -79,8 +134,13 @@ def run_with_progress(
     label: str,
     workers: int,
     show: bool,
+    ray: RaySession | None = None,
+    on_part: Callable[[Part], None] | None = None,
 ) -> list[list[Record]]:
-    """Run ``jobs`` with a Rich progress bar on stderr; engine errors become Click errors."""
+    """Run ``jobs`` (here, in ``workers`` processes, or on ``ray``) with a Rich progress bar on
+    stderr and return their records in job order; ``on_part`` sees each job's whole part (its
+    dataset rows too) in job order, as soon as it can, and the rows are not kept. Engine and
+    backend errors become Click errors."""
     console = Console(stderr=True)
     progress = Progress(
         TextColumn("[bold]{task.description}"),
@@ -104,7 +164,14 @@ def run_with_progress(
 
     try:
         with progress:
-            return run_jobs(jobs, workers=workers, progress=advance)
+            out = []
+            for part in iter_parts(jobs, workers=workers, progress=advance, ray=ray):
+                if on_part is not None:
+                    on_part(part)
+                out.append(part.records)
+            return out
+    except BackendError as exc:
+        raise click.ClickException(str(exc)) from None
     except GinRummyError as exc:
         raise click.ClickException(f"a game stopped with an error: {exc}") from None
     except BrokenProcessPool:

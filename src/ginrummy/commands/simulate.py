@@ -10,7 +10,7 @@ import json
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
@@ -20,7 +20,7 @@ from .. import __version__
 from ..players import names
 from ..rules import RuleSet
 from ..simstats import summarize_hands, summarize_matches
-from ..simulate import HandRecord, MatchRecord, Mode, Setup, chunk_size, split
+from ..simulate import HandRecord, Job, MatchRecord, Mode, Part, Setup, chunk_size, split
 from .options import build_rules, rule_options
 from .running import (
     SMALL_NOTE,
@@ -28,12 +28,23 @@ from .running import (
     default_workers,
     mean_cells,
     pct,
+    ray_session,
     run_options,
     run_with_progress,
     share_cells,
 )
 
+if TYPE_CHECKING:
+    from ..dataset import ParquetSink
+    from ..simray import RaySession
+
 DEFAULT_HANDS = 1000
+
+#: The longest runs one command accepts. The summary keeps a small record of every hand
+#: (about 210 bytes), so 100 million hands need about 21 GB on the machine that runs the
+#: command; docs/simulate.md shows how to cut a larger dataset into runs.
+MAX_HANDS = 100_000_000
+MAX_MATCHES = 10_000_000
 
 _OUTCOME_LABELS = {
     "knock": "Plain knocks",
@@ -198,16 +209,42 @@ def _check_plot(plot: str | None) -> None:
                                  param_hint="--plot")
 
 
+def _check_out(out: str | None) -> None:
+    """The dataset's folder must exist and pyarrow must be installed, before anything is
+    played."""
+    if out is None:
+        return
+    path = Path(out)
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise click.BadParameter(f"the folder {str(parent)!r} does not exist",
+                                 param_hint="--out")
+    if path.is_dir():
+        raise click.BadParameter(f"{out!r} is a folder", param_hint="--out")
+    from ..dataset import MissingExtraError, require
+
+    try:
+        require("pyarrow.parquet", "data", "--out (the hand dataset)")
+    except MissingExtraError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
 @click.command()
 @click.argument("players", nargs=-1, metavar="[PLAYER_A [PLAYER_B]]")
-@click.option("--hands", type=click.IntRange(min=1, max=1_000_000), default=None,
+@click.option("--hands", type=click.IntRange(min=1, max=MAX_HANDS), default=None,
               help=f"Play this many independent hands (default {DEFAULT_HANDS}).")
-@click.option("--matches", type=click.IntRange(min=1, max=100_000), default=None,
+@click.option("--matches", type=click.IntRange(min=1, max=MAX_MATCHES), default=None,
               help="Play this many whole matches instead.")
 @rule_options
 @run_options
+@click.option("--chunk", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Games per job (default: at most 50 hands or 4 matches). Results do "
+              "not depend on it.")
 @click.option("--plot", metavar="FILE.png", default=None,
               help="Also draw the distributions into this PNG file.")
+@click.option("--out", metavar="FILE.parquet", default=None,
+              help="Also write every hand (deal, moves, result, players, rules) to this "
+              'Parquet file, as the run goes. Needs pip install "ginrummy[data]".')
 def simulate(
     players: tuple[str, ...],
     hands: int | None,
@@ -218,9 +255,12 @@ def simulate(
     last_discard_chance: bool,
     seed: str | None,
     workers: int | None,
+    ray_address: str | None,
     as_json: bool,
     no_progress: bool,
+    chunk: int | None,
     plot: str | None,
+    out: str | None,
 ) -> None:
     """Play computer players against each other and print what happened.
 
@@ -238,16 +278,19 @@ def simulate(
     pair = [check_player(n, "PLAYER") for n in names_given]
     rules = build_rules(profile, rule_overrides, hollywood, last_discard_chance)
     _check_plot(plot)
+    _check_out(out)
     mode: Mode = "matches" if matches is not None else "hands"
     count = matches if matches is not None else (hands or DEFAULT_HANDS)
-    n_workers = workers or default_workers()
     setup = Setup.of(rules, pair, seed=seed)
 
-    jobs = split(setup, mode, count, chunk_size(mode, count, n_workers))
-    started = time.perf_counter()
-    parts = run_with_progress(jobs, total=count, label=mode.capitalize(), workers=n_workers,
-                              show=not no_progress)
-    elapsed = time.perf_counter() - started
+    with ray_session(ray_address, workers, show=not no_progress) as ray:
+        n_workers = workers or (ray.cpus if ray is not None else default_workers())
+        size = chunk or chunk_size(mode, count, n_workers)
+        jobs = split(setup, mode, count, size, rows=out is not None)
+        started = time.perf_counter()
+        parts, written = _run(jobs, count, mode, n_workers, no_progress, ray, out)
+        elapsed = time.perf_counter() - started
+    where = f" on {ray.describe()}" if ray is not None else ""
     records = [r for part in parts for r in part]
 
     if mode == "hands":
@@ -270,6 +313,8 @@ def simulate(
         except OSError as exc:
             raise click.ClickException(f"cannot write {plot}: {exc.strerror or exc}") from None
 
+    if out is not None:
+        Console(stderr=as_json).print(f"{written:,} hands written to {out}")
     if as_json:
         doc = simulation_json(rules, pair, setup.seed, mode, count, summary)
         click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
@@ -279,7 +324,7 @@ def simulate(
         f"[bold]{pair[0]}[/bold] (A) vs [bold]{pair[1]}[/bold] (B): {count:,} {mode}, "
         f"rules {rules.describe()}, seed {setup.seed!r}"
     )
-    console.print(f"{elapsed:.1f} s with {n_workers} worker{'s' if n_workers > 1 else ''}")
+    console.print(f"{elapsed:.1f} s with {n_workers} worker{'s' if n_workers > 1 else ''}{where}")
     for line in headline(summary, mode):
         console.print(line, markup=False, highlight=False)
     if mode == "matches":
@@ -289,3 +334,34 @@ def simulate(
         console.print(SMALL_NOTE)
     if plot is not None:
         console.print(f"Distributions drawn in {plot}")
+
+
+def _run(
+    jobs: Sequence[Job],
+    count: int,
+    mode: Mode,
+    workers: int,
+    no_progress: bool,
+    ray: RaySession | None,
+    out: str | None,
+) -> tuple[list[list[HandRecord | MatchRecord]], int]:
+    """Run the jobs; with ``out``, stream every hand's row into the Parquet file as the parts
+    arrive in order (the rows are written, then dropped). Returns the records by job and the
+    number of rows written."""
+    if out is None:
+        return run_with_progress(jobs, total=count, label=mode.capitalize(), workers=workers,
+                                 show=not no_progress, ray=ray), 0
+    from ..dataset import ParquetSink as Sink
+
+    try:
+        sink: ParquetSink = Sink(out)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {out}: {exc.strerror or exc}") from None
+
+    def write(part: Part) -> None:
+        sink.write(part.rows)
+
+    with sink:
+        parts = run_with_progress(jobs, total=count, label=mode.capitalize(), workers=workers,
+                                  show=not no_progress, ray=ray, on_part=write)
+    return parts, sink.rows_written

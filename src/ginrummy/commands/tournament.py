@@ -14,7 +14,14 @@ from rich.table import Table
 from .. import __version__
 from ..tournament import Tournament, summarize_tournament
 from .options import build_rules, rule_options
-from .running import check_player, default_workers, pct, run_options, run_with_progress
+from .running import (
+    check_player,
+    default_workers,
+    pct,
+    ray_session,
+    run_options,
+    run_with_progress,
+)
 
 DEFAULT_MATCHES = 20
 
@@ -73,6 +80,7 @@ def tournament(
     last_discard_chance: bool,
     seed: str | None,
     workers: int | None,
+    ray_address: str | None,
     as_json: bool,
     no_progress: bool,
 ) -> None:
@@ -90,12 +98,14 @@ def tournament(
             f"{anchor!r} is not one of the players ({', '.join(t.labels)})", param_hint="--anchor"
         )
     anchor_label = anchor.strip().lower() if anchor is not None else None
-    n_workers = workers or default_workers()
-    jobs = t.jobs(n_workers)
-    started = time.perf_counter()
-    parts = run_with_progress(jobs, total=matches * len(t.pairs()), label="Matches",
-                              workers=n_workers, show=not no_progress)
-    elapsed = time.perf_counter() - started
+    with ray_session(ray_address, workers, show=not no_progress) as ray:
+        n_workers = workers or (ray.cpus if ray is not None else default_workers())
+        jobs = t.jobs(n_workers)
+        started = time.perf_counter()
+        parts = run_with_progress(jobs, total=matches * len(t.pairs()), label="Matches",
+                                  workers=n_workers, show=not no_progress, ray=ray)
+        elapsed = time.perf_counter() - started
+    where = f" on {ray.describe()}" if ray is not None else ""
     summary = summarize_tournament(t, parts, anchor=anchor_label)
     if as_json:
         doc = {
@@ -115,7 +125,7 @@ def tournament(
         f"Round robin of {len(t.labels)} players, {matches:,} matches per pair, "
         f"rules {rules.describe()}, seed {t.seed!r}"
     )
-    console.print(f"{elapsed:.1f} s with {n_workers} worker{'s' if n_workers > 1 else ''}")
+    console.print(f"{elapsed:.1f} s with {n_workers} worker{'s' if n_workers > 1 else ''}{where}")
     console.print(cross_table(summary, t.labels))
     if summary["ratings"] is None:
         console.print("No ratings: some pair finished no match.")
