@@ -57,18 +57,25 @@ function el(tag, text, className) {
 // ---------------------------------------------------------------------------------------------
 // The Learn panel.
 
-async function openLearn() {
-  const dialog = $("dlg-learn");
+// Opens a panel's dialog with its title focused and fetches what it lists once; when that
+// fails, the list says why and the answer is null.
+async function openPanel(name, url, cached) {
+  const dialog = $(`dlg-${name}`);
   for (const b of dialog.querySelectorAll("button.close")) b.onclick = () => dialog.close();
   dialog.showModal();
-  $("learn-title").focus();
-  const box = $("learn-list");
+  $(`${name}-title`).focus();
   try {
-    if (!catalogue) catalogue = await call("GET", "/api/situations");
+    return cached || await call("GET", url);
   } catch (err) {
-    box.textContent = err.message;
-    return;
+    $(`${name}-list`).textContent = err.message;
+    return null;
   }
+}
+
+async function openLearn() {
+  catalogue = await openPanel("learn", "/api/situations", catalogue);
+  if (!catalogue) return;
+  const box = $("learn-list");
   const done = solved();
   const parts = [];
   let list = null;
@@ -409,17 +416,9 @@ function updateTourOffer() {
 let strategy = null;
 
 async function openStrategy() {
-  const dialog = $("dlg-strategy");
-  for (const b of dialog.querySelectorAll("button.close")) b.onclick = () => dialog.close();
-  dialog.showModal();
-  $("strategy-title").focus();
+  strategy = await openPanel("strategy", "/api/learn/strategy", strategy);
+  if (!strategy) return;
   const box = $("strategy-list");
-  try {
-    if (!strategy) strategy = await call("GET", "/api/learn/strategy");
-  } catch (err) {
-    box.textContent = err.message;
-    return;
-  }
   const parts = strategy.tips.map((tip, i) => {
     const sec = el("section", null, "strategy-tip");
     sec.dataset.tip = tip.key;
