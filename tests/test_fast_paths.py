@@ -3,6 +3,7 @@ mask, cards and arrangement for good input, the same error (type and words) for 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from decimal import Decimal
 from fractions import Fraction
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 
 import ginrummy
-from ginrummy import GinRummyError
+from ginrummy import GinRummyError, Hand, PlayerView, get_rules
 from ginrummy.cards import (
     CARD_TEXT,
     Card,
@@ -22,7 +23,11 @@ from ginrummy.cards import (
     parse_cards,
     to_mask,
 )
+from ginrummy.events import DISCARD, SeatKnowledge
+from ginrummy.hand import _legal_texts
+from ginrummy.legal import Mover, legal_moves
 from ginrummy.melds import _suit_run_partitions, all_arrangements, best_arrangement, min_deadwood
+from ginrummy.rules import PROFILE_NAMES
 
 np: Any
 try:
@@ -190,3 +195,84 @@ def test_long_runs_that_split_two_ways() -> None:
 def test_an_iterator_takes_the_general_path() -> None:
     assert ginrummy._hand_mask(iter([3, 4])) == reference_hand_mask(iter([3, 4])) == 0b11000
     assert ginrummy.deadwood(iter(["7h", "8h", "9h"])) == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Views built before every move: the fast build equals the view built the plain way.
+
+
+def reference_view(h: Hand, seat: int) -> PlayerView:
+    """The view as Hand.view built it before issue 14: the seat's knowledge rebuilt from the
+    history, every field through the dataclass constructor."""
+    over = h.over
+    opponent = 1 - seat
+    knows = SeatKnowledge.rebuild(h.history, seat, over)
+    mine = h.to_play == seat
+    return PlayerView(
+        seat=seat,
+        rules=h.rules,
+        dealer=h.dealer,
+        phase=h.phase,
+        to_play=h.to_play,
+        hand_mask=h.hands[seat],
+        discard_pile=tuple(Card(c) for c in h.discard_pile),
+        stock_count=len(h.stock),
+        upcard=h.upcard,
+        knock_limit=h.knock_limit,
+        multiplier=h.multiplier,
+        taken=Card(h.taken) if h.taken >= 0 and mine else None,
+        drawn=Card(h.drawn) if h.drawn >= 0 and mine else None,
+        opponent_card_count=h.hands[opponent].bit_count(),
+        opponent_known_mask=knows.opponent_known,
+        opponent_took=knows.opponent_took,
+        opponent_passed=knows.opponent_passed,
+        opponent_discards=knows.opponent_discards,
+        history=knows.history,
+        legal_moves=tuple(m.text for m in h.legal_moves()) if mine and not over else (),
+        result=h.result if over else None,
+        opponent_hand_mask=h.hands[opponent] if over else None,
+    )
+
+
+@pytest.mark.parametrize("profile", PROFILE_NAMES)
+def test_fast_views_equal_the_reference_on_random_games(profile: str) -> None:
+    rng = random.Random(f"views/{profile}")
+    for i in range(12):
+        rules = get_rules(profile, last_discard_chance=i % 2 == 0)
+        h = Hand(rules, seed=f"{profile}/{i}", dealer=i % 2)
+        knock_bias = 0.7 if i % 3 else 0.0
+        while True:
+            for seat in (0, 1):
+                view = h.view(seat)
+                want = reference_view(h, seat)
+                assert view == want
+                assert dataclasses.astuple(view) == dataclasses.astuple(want)
+                assert type(view.legal_moves[0] if view.legal_moves else "") is str
+                assert view == dataclasses.replace(view)  # what the constructor builds
+            if h.over:
+                break
+            moves = h.legal_moves()
+            goes_out = [m for m in moves if m.goes_out]
+            move = rng.choice(goes_out if goes_out and rng.random() < knock_bias else moves)
+            h.play(move)
+
+
+def test_legal_texts_at_discard_positions() -> None:
+    rng = random.Random(3)
+    for profile in PROFILE_NAMES:
+        rules = get_rules(profile)
+        for _ in range(3000):
+            cards = rng.sample(range(52), 11)
+            mask = sum(1 << c for c in cards)
+            taken = rng.choice([-1, *cards])
+            for limit in (0, 1, 5, 10):
+                mover = Mover(DISCARD, mask, -1, taken, limit, rules)
+                assert _legal_texts(mover) == tuple(m.text for m in legal_moves(mover))
+    # Big gin: every card in melds, and Oklahoma's knock limits down to zero.
+    mask = to_mask("Ah 2h 3h 4h 7c 7d 7s 9s Ts Js Qs")
+    for profile in PROFILE_NAMES:
+        for limit in (0, 1, 10):
+            mover = Mover(DISCARD, mask, -1, -1, limit, get_rules(profile))
+            texts = _legal_texts(mover)
+            assert texts == tuple(m.text for m in legal_moves(mover))
+            assert ("big gin" in texts) == get_rules(profile).big_gin
