@@ -93,6 +93,25 @@ def _suit_discard_texts(key: int) -> tuple[str, ...]:
     return texts
 
 
+def _fixed_texts() -> dict[Phase, tuple[str, ...]]:
+    """The phases whose legal moves do not depend on the cards, with their texts, as
+    :func:`ginrummy.legal.legal_moves` lists them (asked once, here)."""
+    rules = get_rules("traditional")
+    out: dict[Phase, tuple[str, ...]] = {}
+    for phase in (OPENING, OPENING_DRAW, DRAW):
+        texts = {
+            tuple(m.text for m in legal_moves(Mover(phase, mask, top, -1, limit, rules)))
+            for mask, top, limit in ((0, 5, 10), (0x3FF, 40, 0), (0x3FF << 30, 0, 10))
+        }
+        assert len(texts) == 1, f"the legal moves of {phase} depend on the cards"
+        out[phase] = texts.pop()
+    return out
+
+
+#: ``take``/``pass`` in the opening, ``draw`` after both passed, ``take``/``draw`` after.
+_FIXED_TEXTS = _fixed_texts()
+
+
 def _legal_texts(mover: Mover) -> tuple[str, ...]:
     """The text of every legal move, ``legal_moves(mover)`` as plain strings, for a view.
 
@@ -330,7 +349,8 @@ class Hand(Verifier):
         instances by index, and the view is filled in one step (:meth:`PlayerView._filled`)."""
         if seat not in (0, 1):
             raise ValueError(f"a seat is 0 or 1, not {seat!r}")
-        over = self.phase == OVER
+        phase = self.phase
+        over = phase == OVER
         opponent = 1 - seat
         to_play = self.to_play
         if over:
@@ -370,7 +390,7 @@ class Hand(Verifier):
             passed,
             discards,
             history,
-            _legal_texts(self._mover()) if mine else (),
+            (_FIXED_TEXTS.get(phase) or _legal_texts(self._mover())) if mine else (),
             self.result if over else None,
             self.hands[opponent] if over else None,
         )

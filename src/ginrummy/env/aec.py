@@ -70,6 +70,28 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             return cast(tuple[Any, float, bool, bool, dict[str, Any]], super().last(observe))
         return cast(tuple[Any, float, bool, bool, dict[str, Any]], self.env.last(observe))
 
+    # What the AEC loop reads or calls at every step, handed over directly once reset (the
+    # inherited ways go through two __getattr__ layers); before reset, the original checks.
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    @property
+    def agents(self) -> list[str]:
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return cast(list[str], self.env.agents)
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return cast(str, self.env.agent_selection)
+
 
 class raw_env(AECEnv):  # type: ignore[misc]
     """Gin rummy for two agents (or one, against our ``opponent``), one hand or one match per
