@@ -353,7 +353,9 @@ class Hand(Verifier):
         over = phase == OVER
         opponent = 1 - seat
         to_play = self.to_play
-        if over:
+        if self.lean:
+            if not over:
+                raise GinRummyError("a lean hand (a playout's copy) keeps no seat knowledge")
             knows = SeatKnowledge.rebuild(self.history, seat, True)
             history = knows.history
             took = knows.opponent_took
@@ -361,10 +363,14 @@ class Hand(Verifier):
             discards = knows.opponent_discards
             known = knows.opponent_known
         else:
-            if self.lean:
-                raise GinRummyError("a lean hand (a playout's copy) keeps no seat knowledge")
             log = self._logs[seat]
-            history = tuple(log.seen)
+            # Once the hand is over every card is revealed: the history is the moves as
+            # played (SeatKnowledge.rebuild(history, seat, True)); the rest reads the same.
+            history = (
+                tuple([PublicEvent(e.seat, e.move.kind, e.card) for e in self.history])
+                if over
+                else tuple(log.seen)
+            )
             took = tuple(log.took)
             passed = tuple(log.passed)
             discards = tuple(log.discards)

@@ -122,27 +122,16 @@ def legal_actions(view: PlayerView) -> list[int]:
     return out
 
 
-@lru_cache(maxsize=4096)
-def _plain_mask(legal_moves: tuple[str, ...]) -> npt.NDArray[np.int8]:
-    """The action mask of the listed moves when none of them is a knock (so no declared
-    arrangement has a slot): the same for every position with these moves. Read-only; the
-    caller copies it."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    actions, _knocks = _plain_actions(legal_moves)
-    if actions:
-        mask[list(actions)] = 1
-    mask.flags.writeable = False
-    return mask
-
-
 def action_mask(view: PlayerView) -> npt.NDArray[np.int8]:
     """The action mask of ``view``'s seat: 1 exactly at the legal actions (int8, length
     :data:`NUM_ACTIONS`)."""
-    legal = view.legal_moves
-    if not _plain_actions(legal)[1]:  # no knock: the mask depends on the moves alone
-        return _plain_mask(legal).copy()
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    mask[legal_actions(view)] = 1
+    legal = view.legal_moves
+    if legal:
+        actions = list(map(_ACTION_BY_TEXT.__getitem__, legal))
+        # Below the knocks (take, pass, draw, discards) each move is its one action; with a
+        # knock or big gin listed, the declared arrangements' slots are worked out too.
+        mask[actions if max(actions) < KNOCK_BASE else legal_actions(view)] = 1
     return mask
 
 

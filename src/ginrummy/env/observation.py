@@ -116,8 +116,8 @@ def encode(view: PlayerView) -> npt.NDArray[np.float32]:
     planes = out[:_SCALAR].reshape(len(PLANES), 52)
     planes[:] = bits[:, :52]
     n = len(pile)
-    if n:
-        planes[2, pile] = _RECENCY[52 - n :]
+    if n:  # the cards (all below 256) as the bytes of an index array: no conversion
+        planes[2].put(np.frombuffer(bytes(pile), dtype=np.uint8), _RECENCY[52 - n :])
     rules = view.rules
     target = rules.target
     seat = view.seat
