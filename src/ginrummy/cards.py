@@ -195,13 +195,16 @@ def _fast_mask(cards: object) -> int:
         if not items or items[0].__class__ is not str:
             try:
                 mask: int = sum(map(_INDEX_BIT.__getitem__, items))
-            except (IndexError, TypeError):
+                # Ints only (Card and the other int subclasses too): summed from a float,
+                # they add up as C doubles to a float; anything else that passed as an index
+                # (a numpy int) turns the sum into another type, or raises.
+                ints = sum(items, 0.0).__class__ is float
+            except Exception:  # the general path says what is wrong
                 return -1
-            # Ints only: a numpy int (an index, not an int) makes the items' sum another
-            # type; False and True (equal to 0 and 1) are found by their type.
+            # False and True (equal to 0 and 1) are found by their type.
             if (
-                mask.bit_count() != len(items)
-                or sum(items).__class__ is not int
+                not ints
+                or mask.bit_count() != len(items)
                 or (mask & 1 and items[items.index(0)].__class__ is bool)
                 or (mask & 2 and items[items.index(1)].__class__ is bool)
             ):
