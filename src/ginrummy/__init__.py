@@ -9,7 +9,9 @@
 
 from __future__ import annotations
 
-from .cards import Card, CardSet, CardsLike, _fast_mask, parse_cards, to_mask
+from typing import Any
+
+from .cards import _INDEX_BIT, Card, CardSet, CardsLike, _fast_mask, parse_cards, to_mask
 from .errors import (
     GinRummyError,
     IllegalMoveError,
@@ -83,8 +85,29 @@ def _hand_mask(cards: CardsLike) -> int:
 
 def deadwood(cards: CardsLike) -> int:
     """Minimum deadwood of exactly these cards (0 to 11 cards; every card counts)."""
-    # _hand_mask inlined: this is the call people time (issue 14).
-    mask = cards.mask if cards.__class__ is CardSet else _fast_mask(cards)
+    # _hand_mask inlined, and for a list of card ints or Cards cards._fast_mask's first path
+    # too (the same steps, one call less): this is the call people time (issue 14).
+    items: Any = cards
+    cls = items.__class__
+    mask: int
+    if cls is CardSet:
+        mask = items.mask
+    elif cls is list and items and items[0].__class__ is not str:
+        try:
+            mask = sum(map(_INDEX_BIT.__getitem__, items))
+            ints = sum(items, 0.0).__class__ is float
+        except Exception:  # the general path says what is wrong
+            mask = -1
+        else:
+            if (
+                not ints
+                or mask.bit_count() != len(items)
+                or (mask & 1 and items[items.index(0)].__class__ is bool)
+                or (mask & 2 and items[items.index(1)].__class__ is bool)
+            ):
+                mask = -1
+    else:
+        mask = _fast_mask(items)
     if mask < 0 or mask.bit_count() > MAX_SOLVER_CARDS:
         mask = _hand_mask(cards)
     # melds.min_deadwood inlined, the same four suit lookups (one call less per call).
