@@ -106,13 +106,18 @@ class Measure:
         return self.rate(statistics.median(self.times))
 
 
-def run_interleaved(measures: Sequence[Measure], reps: int, *, progress: bool = True) -> None:
-    """Run every measure ``reps`` times, round-robin, recording the wall time of each batch."""
+def run_interleaved(
+    measures: Sequence[Measure], reps: int, *, progress: bool = True, cpu: bool = False
+) -> None:
+    """Run every measure ``reps`` times, round-robin, recording the wall time of each batch
+    (with ``cpu``, this process's CPU time instead: steadier on a machine shared with other
+    jobs, and fair only when every row runs in this process)."""
+    clock = time.process_time if cpu else time.perf_counter
     for rep in range(reps):
         for m in measures:
-            start = time.perf_counter()
+            start = clock()
             units = m.work()
-            m.times.append(time.perf_counter() - start)
+            m.times.append(clock() - start)
             if m.units and units != m.units:
                 raise RuntimeError(f"{m.engine} {m.what}: batch size changed ({units})")
             m.units = units

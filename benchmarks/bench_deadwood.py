@@ -177,7 +177,7 @@ def measures(size: int, hands: Sequence[list[int]], utils: Any) -> list[Measure]
         return [
             Measure("ours", "min_deadwood(mask)", loop(min_deadwood, masks)),
             Measure("ours", "min_deadwood(mask_of(list))", loop_via_mask(min_deadwood, hands)),
-            Measure("ours", "ginrummy.deadwood(list), checked", loop(ginrummy.deadwood, hands)),
+            *public_measures(hands),
             reference,
         ]
     return [
@@ -191,6 +191,71 @@ def measures(size: int, hands: Sequence[list[int]], utils: Any) -> list[Measure]
     ]
 
 
+def public_measures(hands: Sequence[list[int]]) -> list[Measure]:
+    """The public, checked calls (issue 14) on the same hands, given in every form a caller
+    may have them in; each form is prepared before timing, except where the row says the
+    parsing is timed."""
+    texts = [" ".join(str(ginrummy.Card(c)) for c in h) for h in hands]
+    forms: dict[str, Sequence[Any]] = {
+        "list of ints": hands,
+        "CardSet": [ginrummy.CardSet.from_mask(mask_of(h)) for h in hands],
+        "list of Cards": [[ginrummy.Card(c) for c in h] for h in hands],
+        "list of card texts": [[str(ginrummy.Card(c)) for c in h] for h in hands],
+        "text": texts,
+        "parse_cards(text), already parsed": [ginrummy.parse_cards(t) for t in texts],
+    }
+    rows = [
+        Measure("ours", f"ginrummy.deadwood({form}), checked", loop(ginrummy.deadwood, items))
+        for form, items in forms.items()
+    ]
+    rows.append(
+        Measure(
+            "ours",
+            "ginrummy.deadwood(ginrummy.parse_cards(text)), parse timed",
+            loop(lambda t: ginrummy.deadwood(ginrummy.parse_cards(t)), texts),
+        )
+    )
+    for form in ("list of ints", "CardSet"):
+        rows.append(
+            Measure("ours", f"ginrummy.best_melds({form}), checked",
+                    loop(ginrummy.best_melds, forms[form]))
+        )
+    return rows
+
+
+def knockable_hands(n: int, seed: int) -> list[tuple[list[int], list[int]]]:
+    """``n`` random deals (knocker's 10 cards, defender's 10 cards) where the knocker's least
+    deadwood is at most 10, so that a knock is legal under the traditional rules."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        cards = rng.sample(range(52), 20)
+        knocker, defender = cards[:10], cards[10:]
+        if min_deadwood(mask_of(knocker)) <= 10:
+            out.append((knocker, defender))
+    return out
+
+
+def settle_measures(deals: Sequence[tuple[list[int], list[int]]], utils: Any) -> list[Measure]:
+    """``ginrummy.settle_hand`` (the whole scoring of a knock: the knocker's arrangement, the
+    defender's best layoffs, the result) beside OpenSpiel's ``min_deadwood`` of the knocker's
+    same 10 cards, the issue's yardstick."""
+    rules = ginrummy.get_rules("traditional")
+    pairs = [
+        (ginrummy.CardSet.from_mask(mask_of(k)), ginrummy.CardSet.from_mask(mask_of(d)))
+        for k, d in deals
+    ]
+    return [
+        Measure("ours", "ginrummy.settle_hand(CardSet, CardSet, rules)",
+                loop(lambda kd: ginrummy.settle_hand(kd[0], kd[1], rules), pairs)),
+        Measure("ours", "ginrummy.settle_hand(list, list, rules)",
+                loop(lambda kd: ginrummy.settle_hand(kd[0], kd[1], rules), deals)),
+        Measure("OpenSpiel", "GinRummyUtils.min_deadwood(knocker's list)",
+                loop(utils.min_deadwood, [[to_openspiel(c) for c in k] for k, _ in deals]),
+                True),
+    ]
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--hands", type=int, default=20_000, help="hands per batch (20000)")
@@ -198,6 +263,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=2, help="seed of the random hands (2)")
     parser.add_argument(
         "--crowded", action="store_true", help="also time the crowded hands (stress case)"
+    )
+    parser.add_argument(
+        "--settle", action="store_true",
+        help="also time settle_hand on random deals whose knocker may knock",
+    )
+    parser.add_argument(
+        "--cpu", action="store_true",
+        help="time with this process's CPU time instead of the wall clock (a loaded machine)",
     )
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables")
     args = parser.parse_args(argv)
@@ -237,12 +310,18 @@ def main(argv: Sequence[str] | None = None) -> None:
         for name, (size, hands) in batches.items()
         if args.crowded or name.startswith("random")
     }
+    if args.settle:
+        timed["random deals whose knocker may knock"] = settle_measures(
+            knockable_hands(n // 10, args.seed + 4), utils
+        )
     print("\nTiming (progress on stderr):", file=sys.stderr)
-    run_interleaved([m for rows in timed.values() for m in rows], args.reps)
+    run_interleaved([m for rows in timed.values() for m in rows], args.reps, cpu=args.cpu)
+    print(f"clock   : {'CPU time of this process' if args.cpu else 'wall clock'}")
     for name, rows in timed.items():
         note = "; OpenSpiel answers the best discard's deadwood" if "11" in name else ""
+        calls = len(next(iter(rows)).times) and rows[0].units
         print_table(
-            f"{name.capitalize()} ({n:,} calls per batch, repetitions: {args.reps}{note})",
+            f"{name.capitalize()} ({calls:,} calls per batch, repetitions: {args.reps}{note})",
             "calls",
             rows,
             markdown=args.markdown,

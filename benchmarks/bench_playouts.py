@@ -160,6 +160,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="our rule profile (browser: gin and undercut bonus 25, knock at 10, no big gin,"
         " the closest to OpenSpiel's defaults)",
     )
+    parser.add_argument(
+        "--cpu", action="store_true",
+        help="time with this process's CPU time instead of the wall clock (a loaded machine)",
+    )
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables")
     args = parser.parse_args(argv)
     n = args.hands
@@ -207,7 +211,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         print("RLCard is not installed (pip install rlcard==1.2.0): its row is left out.")
 
     print("\nTiming (progress on stderr):", file=sys.stderr)
-    run_interleaved(rows, args.reps)
+    run_interleaved(rows, args.reps, cpu=args.cpu)
+    print(f"clock   : {'CPU time of this process' if args.cpu else 'wall clock'}")
     print_table(
         f"Random playouts ({n:,} hands per batch, repetitions: {args.reps})",
         "hands",

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from .errors import InvalidCardError
 
@@ -157,6 +157,70 @@ _SEPARATORS = re.compile(r"[\s,]+")
 CardsLike: TypeAlias = str | Iterable[int | str]
 """What the API accepts wherever it takes cards: text, or an iterable of cards, ints or text."""
 
+# Fast paths (issue 14): the common inputs -- a list or tuple of card ints, Cards or
+# one-card texts, and text of space-separated tokens -- go through one dict lookup per card.
+# Anything these tables do not cover (back-to-back cards, odd separators, bad cards,
+# duplicates, other types) falls back to the general code below, which gives every error.
+
+#: Every spelling of one card that :func:`parse_cards` accepts as a lone token -> the card.
+_TOKEN_CARD: dict[str, Card] = {}
+for _suit, _suit_forms in enumerate(
+    zip(SUIT_CHARS, SUIT_CHARS.upper(), SUIT_SYMBOLS, "♧♢♡♤", strict=True)
+):
+    for _rank, _rank_char in enumerate(RANK_CHARS):
+        _rank_forms = {_rank_char, _rank_char.lower()} | ({"10"} if _rank == 9 else set())
+        for _r in _rank_forms:
+            for _s in _suit_forms:
+                _TOKEN_CARD[_r + _s] = _CARDS[_suit * 13 + _rank]
+del _suit, _suit_forms, _rank, _rank_char, _rank_forms, _r, _s
+#: One-card token -> its bit.
+_TEXT_BIT: dict[str, int] = {t: 1 << c for t, c in _TOKEN_CARD.items()}
+#: Card int -> its bit, indexed by the int. Any other index an int may reach (52 to 103, and
+#: the negative ones) gives 0: one bit short, which the fast path refuses. A list, not a
+#: tuple: ``list.__getitem__`` is the faster call through ``map``. Never changed.
+_INDEX_BIT: list[int] = [1 << i for i in range(52)] + [0] * 52
+
+
+def _fast_mask(cards: object) -> int:
+    """The mask of ``cards`` when they are in a common form -- text of space- or
+    comma-separated tokens, or a list or tuple of card ints, Cards or one-card texts -- all
+    valid and no card twice; -1 otherwise (the caller then takes the general path, which
+    explains what is wrong).
+
+    Distinct bits add without carries, so a sum with one bit per item means every item was
+    a card and none came twice."""
+    cls = cards.__class__
+    if cls is list or cls is tuple:
+        items: Any = cards
+        if not items or items[0].__class__ is not str:
+            try:
+                mask: int = sum(map(_INDEX_BIT.__getitem__, items))
+                # Ints only (Card and the other int subclasses too): summed from a float,
+                # they add up as C doubles to a float; anything else that passed as an index
+                # (a numpy int) turns the sum into another type, or raises.
+                ints = sum(items, 0.0).__class__ is float
+            except Exception:  # the general path says what is wrong
+                return -1
+            # False and True (equal to 0 and 1) are found by their type.
+            if (
+                not ints
+                or mask.bit_count() != len(items)
+                or (mask & 1 and items[items.index(0)].__class__ is bool)
+                or (mask & 2 and items[items.index(1)].__class__ is bool)
+            ):
+                return -1
+            return mask
+    elif cls is str:
+        text: Any = cards
+        items = (text.replace(",", " ") if "," in text else text).split()
+    else:
+        return -1
+    try:
+        mask = sum(map(_TEXT_BIT.__getitem__, items))
+    except (KeyError, TypeError):
+        return -1
+    return mask if mask.bit_count() == len(items) else -1
+
 
 def _parse_chunk(chunk: str, out: list[Card]) -> None:
     pos = 0
@@ -182,6 +246,15 @@ def parse_cards(text: str) -> list[Card]:
     """
     if not isinstance(text, str):
         raise InvalidCardError(f"expected card text, got {type(text).__name__}")
+    tokens = (text.replace(",", " ") if "," in text else text).split()
+    try:  # the common case: one card per token
+        return list(map(_TOKEN_CARD.__getitem__, tokens))
+    except KeyError:
+        return _parse_text(text)
+
+
+def _parse_text(text: str) -> list[Card]:
+    """:func:`parse_cards` the general way (what the fast path must agree with)."""
     out: list[Card] = []
     for chunk in _SEPARATORS.split(text.strip()):
         if chunk:
@@ -218,6 +291,12 @@ def to_mask(cards: CardsLike, *, what: str = "cards") -> int:
     """Cards as a mask; a card given twice raises :class:`InvalidCardError`."""
     if isinstance(cards, CardSet):
         return cards.mask
+    mask = _fast_mask(cards)
+    return mask if mask >= 0 else _checked_mask(cards, what)
+
+
+def _checked_mask(cards: CardsLike, what: str) -> int:
+    """:func:`to_mask` the general way, card by card (what the fast path must agree with)."""
     mask = 0
     for card in to_cards(cards):
         bit = 1 << card

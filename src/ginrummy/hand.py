@@ -32,7 +32,7 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .cards import Card, CardSet, CardsLike, mask_text, to_cards
+from .cards import CARD_TEXT, Card, CardSet, CardsLike, mask_text, to_cards
 from .errors import GinRummyError, IllegalMoveError, InvalidCardError
 from .events import (
     DISCARD,
@@ -48,6 +48,7 @@ from .events import (
     SeatKnowledge,
 )
 from .legal import STOCK_FLOOR, Mover, Verifier, legal_moves, verify_move
+from .melds import best_discard_deadwood
 from .move import BIG_GIN, KNOCK, PASS, TAKE, Move
 from .move import DISCARD as DISCARD_MOVE
 from .move import DRAW as DRAW_MOVE
@@ -61,6 +62,9 @@ _TAKE = Move.of("take")
 _PASS = Move.of("pass")
 _DRAW = Move.of("draw")
 _BIG_GIN = Move.of("big gin")
+#: The shared :class:`Card` of each index (``Card(i)`` without the checks; the engine's own
+#: indices are always cards).
+_CARD_OF: tuple[Card, ...] = tuple(Card(i) for i in range(52))
 
 
 def deal_order(deck: Sequence[int], dealer: int) -> tuple[int, int, int, list[int]]:
@@ -74,6 +78,64 @@ def deal_order(deck: Sequence[int], dealer: int) -> tuple[int, int, int, list[in
         dealer_mask |= 1 << deck[i + 1]
     hands = (dealer_mask, non_dealer_mask) if dealer == 0 else (non_dealer_mask, dealer_mask)
     return hands[0], hands[1], deck[20], list(deck[21:])
+
+
+#: ``_SUIT_DISCARD_TEXTS[suit << 13 | p]``: "discard 7h" and so on for the cards of suit
+#: pattern ``p``, low card first; filled as patterns come up.
+_SUIT_DISCARD_TEXTS: list[tuple[str, ...] | None] = [None] * (4 << 13)
+_DISCARD_TEXT: tuple[str, ...] = tuple(f"discard {CARD_TEXT[c]}" for c in range(52))
+
+
+def _suit_discard_texts(key: int) -> tuple[str, ...]:
+    suit, p = key >> 13, key & 8191
+    texts = tuple(_DISCARD_TEXT[13 * suit + r] for r in range(13) if p >> r & 1)
+    _SUIT_DISCARD_TEXTS[key] = texts
+    return texts
+
+
+def _fixed_texts() -> dict[Phase, tuple[str, ...]]:
+    """The phases whose legal moves do not depend on the cards, with their texts, as
+    :func:`ginrummy.legal.legal_moves` lists them (asked once, here)."""
+    rules = get_rules("traditional")
+    out: dict[Phase, tuple[str, ...]] = {}
+    for phase in (OPENING, OPENING_DRAW, DRAW):
+        texts = {
+            tuple(m.text for m in legal_moves(Mover(phase, mask, top, -1, limit, rules)))
+            for mask, top, limit in ((0, 5, 10), (0x3FF, 40, 0), (0x3FF << 30, 0, 10))
+        }
+        assert len(texts) == 1, f"the legal moves of {phase} depend on the cards"
+        out[phase] = texts.pop()
+    return out
+
+
+#: ``take``/``pass`` in the opening, ``draw`` after both passed, ``take``/``draw`` after.
+_FIXED_TEXTS = _fixed_texts()
+
+
+def _legal_texts(mover: Mover) -> tuple[str, ...]:
+    """The text of every legal move, ``legal_moves(mover)`` as plain strings, for a view.
+
+    One shortcut, for the commonest position (a seat with eleven cards that can neither
+    knock nor go big gin): the legal moves are then the discards of every card but the one
+    just taken, low card first, read from per-suit tables. Everything else asks
+    :func:`ginrummy.legal.legal_moves`; the view tests compare the two at every position."""
+    phase, mask, _top, taken, knock_limit, _rules = mover
+    if phase == DISCARD and best_discard_deadwood(mask) > max(knock_limit, 0):
+        # No knock; and no big gin: eleven cards all in melds have a meld of four or more,
+        # so one discard leaves no deadwood.
+        table = _SUIT_DISCARD_TEXTS
+        texts = (
+            (table[mask & 8191] or _suit_discard_texts(mask & 8191))
+            + (table[8192 | mask >> 13 & 8191] or _suit_discard_texts(8192 | mask >> 13 & 8191))
+            + (table[16384 | mask >> 26 & 8191] or _suit_discard_texts(16384 | mask >> 26 & 8191))
+            + (table[24576 | mask >> 39] or _suit_discard_texts(24576 | mask >> 39))
+        )
+        if taken >= 0:
+            listed = list(texts)
+            listed.remove(_DISCARD_TEXT[taken])
+            return tuple(listed)
+        return texts
+    return tuple(map(str.__str__, legal_moves(mover)))
 
 
 class _Snapshot(NamedTuple):
@@ -283,39 +345,63 @@ class Hand(Verifier):
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` knows now (see :class:`ginrummy.view.PlayerView`): the only place a
-        hand's facts are copied out for a seat; the view keeps no reference to the hand."""
+        hand's facts are copied out for a seat; the view keeps no reference to the hand.
+
+        Built before every computer move, so built cheaply (issue 14): the seat's record is
+        kept move by move (:meth:`knowledge`), the cards come from the shared :class:`Card`
+        instances by index, and the view is filled in one step (:meth:`PlayerView._filled`)."""
         if seat not in (0, 1):
             raise ValueError(f"a seat is 0 or 1, not {seat!r}")
-        over = self.phase == OVER
+        phase = self.phase
+        over = phase == OVER
         opponent = 1 - seat
-        knows = (
-            SeatKnowledge.rebuild(self.history, seat, True) if over else self.knowledge(seat)
-        )
         to_play = self.to_play
-        mine = to_play == seat
-        return PlayerView(
-            seat=seat,
-            rules=self.rules,
-            dealer=self.dealer,
-            phase=self.phase,
-            to_play=to_play,
-            hand_mask=self.hands[seat],
-            discard_pile=tuple(Card(c) for c in self.discard_pile),
-            stock_count=len(self.stock),
-            upcard=self.upcard,
-            knock_limit=self.knock_limit,
-            multiplier=self.multiplier,
-            taken=Card(self.taken) if self.taken >= 0 and mine else None,
-            drawn=Card(self.drawn) if self.drawn >= 0 and mine else None,
-            opponent_card_count=self.hands[opponent].bit_count(),
-            opponent_known_mask=knows.opponent_known,
-            opponent_took=knows.opponent_took,
-            opponent_passed=knows.opponent_passed,
-            opponent_discards=knows.opponent_discards,
-            history=knows.history,
-            legal_moves=tuple(m.text for m in self.legal_moves()) if mine and not over else (),
-            result=self.result if over else None,
-            opponent_hand_mask=self.hands[opponent] if over else None,
+        if self.lean:
+            if not over:
+                raise GinRummyError("a lean hand (a playout's copy) keeps no seat knowledge")
+            knows = SeatKnowledge.rebuild(self.history, seat, True)
+            history = knows.history
+            took = knows.opponent_took
+            passed = knows.opponent_passed
+            discards = knows.opponent_discards
+            known = knows.opponent_known
+        else:
+            log = self._logs[seat]
+            # Once the hand is over every card is revealed: the history is the moves as
+            # played (SeatKnowledge.rebuild(history, seat, True)); the rest reads the same.
+            history = (
+                tuple([PublicEvent(e.seat, e.move.kind, e.card) for e in self.history])
+                if over
+                else tuple(log.seen)
+            )
+            took = tuple(log.took)
+            passed = tuple(log.passed)
+            discards = tuple(log.discards)
+            known = self._known[opponent]
+        mine = to_play == seat and not over
+        return PlayerView._filled(
+            seat,
+            self.rules,
+            self.dealer,
+            self.phase,
+            to_play,
+            self.hands[seat],
+            tuple(map(_CARD_OF.__getitem__, self.discard_pile)),
+            len(self.stock),
+            self.upcard,
+            self.knock_limit,
+            self.multiplier,
+            _CARD_OF[self.taken] if mine and self.taken >= 0 else None,
+            _CARD_OF[self.drawn] if mine and self.drawn >= 0 else None,
+            self.hands[opponent].bit_count(),
+            known,
+            took,
+            passed,
+            discards,
+            history,
+            (_FIXED_TEXTS.get(phase) or _legal_texts(self._mover())) if mine else (),
+            self.result if over else None,
+            self.hands[opponent] if over else None,
         )
 
     def copy(self) -> Hand:

@@ -26,7 +26,7 @@ from .events import (
     OVER,
     Phase,
 )
-from .melds import declared_arrangement, discard_deadwoods, min_deadwood
+from .melds import best_discard_deadwood, declared_arrangement, discard_deadwoods, min_deadwood
 from .move import BIG_GIN, KNOCK, PASS, TAKE, Move
 from .move import DISCARD as DISCARD_MOVE
 from .move import DRAW as DRAW_MOVE
@@ -79,6 +79,8 @@ class Verifier:
 
 def knock_discards(mask: int, taken: int, knock_limit: int) -> list[int]:
     """Cards whose discard leaves deadwood within the knock limit (never the taken card)."""
+    if best_discard_deadwood(mask) > knock_limit:  # the usual answer, in a few lookups
+        return []
     return [c for c, dw in discard_deadwoods(mask) if dw <= knock_limit and c != taken]
 
 

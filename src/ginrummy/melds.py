@@ -419,6 +419,15 @@ class Arrangement:
         self.deadwood_mask = deadwood_mask
         self.deadwood = mask_value(deadwood_mask)
 
+    @classmethod
+    def _made(cls, meld_masks: tuple[int, ...], deadwood_mask: int, deadwood: int) -> Arrangement:
+        """An arrangement from melds already in order and the deadwood already counted."""
+        out = object.__new__(cls)
+        out.meld_masks = meld_masks
+        out.deadwood_mask = deadwood_mask
+        out.deadwood = deadwood
+        return out
+
     @property
     def melds(self) -> list[CardSet]:
         return [CardSet.from_mask(m) for m in self.meld_masks]
@@ -525,9 +534,121 @@ def all_arrangements(mask: int) -> list[Arrangement]:
     return out
 
 
+#: Sort key of every meld (as Arrangement orders them), looked up instead of worked out.
+_MELD_ORDER: dict[int, tuple[int, int, int]] = {m: _meld_sort_key(m) for m in ALL_MELDS}
+#: ``_RUN_PARTS[suit << 13 | p]``: :func:`_run_parts`, filled as patterns come up (never
+#: empty once filled: every pattern splits at least one way).
+_RUN_PARTS: list[tuple[tuple[int, ...], ...]] = [()] * (4 << 13)
+
+
+def _run_parts(suit: int, p: int) -> tuple[tuple[int, ...], ...]:
+    """:func:`_suit_run_partitions` of suit pattern ``p``, the runs shifted into ``suit``
+    (worked out once per suit and pattern, then looked up)."""
+    parts = _RUN_PARTS[suit << 13 | p]
+    if not parts:
+        shift = 13 * suit
+        parts = tuple(
+            tuple(run << shift for run in runs) for runs in _suit_run_partitions(p)
+        )
+        _RUN_PARTS[suit << 13 | p] = parts
+    return parts
+
+
 def best_arrangement(mask: int) -> Arrangement:
-    """One minimum-deadwood arrangement of ``mask`` (the first of :func:`all_arrangements`)."""
-    return all_arrangements(mask)[0]
+    """One minimum-deadwood arrangement of ``mask`` (the first of :func:`all_arrangements`).
+
+    The same answer as ``all_arrangements(mask)[0]``, the least by (number of melds, melds in
+    order: sets by rank, then runs by lowest rank and suit), found without building or
+    sorting the others; when no rank is held three times and each suit splits into runs one
+    way only (most hands) it is the only one."""
+    a = mask & 8191
+    b = mask >> 13 & 8191
+    c = mask >> 26 & 8191
+    d = mask >> 39
+    t = (a & b & (c | d)) | (c & d & (a | b))
+    r = RUN_DEADWOOD
+    parts = _RUN_PARTS
+    if not t:
+        least = r[a] + r[b] + r[c] + r[d]
+        if least == mask_value(mask):  # no run anywhere: nothing melds
+            return Arrangement._made((), mask, least)
+        pa = parts[a] or _run_parts(0, a)
+        pb = parts[8192 | b] or _run_parts(1, b)
+        pc = parts[16384 | c] or _run_parts(2, c)
+        pd = parts[24576 | d] or _run_parts(3, d)
+        if len(pa) == 1 and len(pb) == 1 and len(pc) == 1 and len(pd) == 1:
+            # Each suit splits into runs one way only: the one arrangement.
+            runs = pa[0] + pb[0] + pc[0] + pd[0]
+            covered = 0
+            for m in runs:
+                covered |= m
+            if len(runs) > 1:
+                runs = tuple(sorted(runs, key=_MELD_ORDER.__getitem__))
+            return Arrangement._made(runs, mask & ~covered, least)
+        choices: Iterable[tuple[int, int, int, int]] = ((0, 0, 0, 0),)
+        rank_masks: list[int] = []
+    elif not (a & b & c & d):
+        # Only three-card ranks: each is a set or not (as in _sets_min); keep the choices
+        # that reach the least deadwood.
+        least = r[a] + r[b] + r[c] + r[d]
+        hits = [0]
+        s = t
+        while s:
+            n = ~s
+            v = r[a & n] + r[b & n] + r[c & n] + r[d & n]
+            if v < least:
+                least = v
+                hits = [s]
+            elif v == least:
+                hits.append(s)
+            s = (s - 1) & t
+        choices = [(a & s, b & s, c & s, d & s) for s in hits]
+        rank_masks = []
+        while t:
+            low = t & -t
+            t ^= low
+            rank_masks.append(RANK_MASK[low.bit_length() - 1])
+    else:
+        choices = _set_choices(a, b, c, d, t)
+        least = _NO_DROP
+        rank_masks = []
+        while t:
+            low = t & -t
+            t ^= low
+            rank_masks.append(RANK_MASK[low.bit_length() - 1])
+    order = _MELD_ORDER.__getitem__
+    best: tuple[int, tuple[int, ...]] | None = None
+    for ra, rb, rc, rd in choices:
+        xa = a & ~ra
+        xb = b & ~rb
+        xc = c & ~rc
+        xd = d & ~rd
+        v = r[xa] + r[xb] + r[xc] + r[xd]
+        if v > least:
+            continue
+        if v < least:
+            least = v
+            best = None
+        # Sets first, by rank (rank_masks ascend), then the runs in order.
+        removed = ra | rb << 13 | rc << 26 | rd << 39
+        sets = tuple([m for m in [removed & k for k in rank_masks] if m])
+        pa = parts[xa] or _run_parts(0, xa)
+        pb = parts[8192 | xb] or _run_parts(1, xb)
+        pc = parts[16384 | xc] or _run_parts(2, xc)
+        pd = parts[24576 | xd] or _run_parts(3, xd)
+        for runs_a, runs_b, runs_c, runs_d in product(pa, pb, pc, pd):
+            runs = runs_a + runs_b + runs_c + runs_d
+            if len(runs) > 1:
+                runs = tuple(sorted(runs, key=order))
+            melds = sets + runs
+            key = (len(melds), melds)
+            if best is None or key < best:
+                best = key
+    assert best is not None
+    covered = 0
+    for m in best[1]:
+        covered |= m
+    return Arrangement._made(best[1], mask & ~covered, least)
 
 
 def declared_arrangement(mask: int, melds: Iterable[int]) -> Arrangement:

@@ -59,6 +59,64 @@ class PlayerView(Verifier):
     scores: tuple[int, int] = (0, 0)
     hand_number: int = 1
 
+    @classmethod
+    def _filled(
+        cls,
+        seat: int,
+        rules: RuleSet,
+        dealer: int,
+        phase: Phase,
+        to_play: int,
+        hand_mask: int,
+        discard_pile: tuple[Card, ...],
+        stock_count: int,
+        upcard: Card,
+        knock_limit: int,
+        multiplier: int,
+        taken: Card | None,
+        drawn: Card | None,
+        opponent_card_count: int,
+        opponent_known_mask: int,
+        opponent_took: tuple[Card, ...],
+        opponent_passed: tuple[Card, ...],
+        opponent_discards: tuple[Card, ...],
+        history: tuple[PublicEvent, ...],
+        legal_moves: tuple[str, ...],
+        result: HandResult | None,
+        opponent_hand_mask: int | None,
+    ) -> PlayerView:
+        """The view with these fields (in field order; scores and hand number at their
+        defaults), filled in one step instead of one frozen ``__setattr__`` per field: the
+        same value as ``PlayerView(...)``, built before every computer move (issue 14)."""
+        view = object.__new__(cls)
+        view.__dict__.update(
+            seat=seat,
+            rules=rules,
+            dealer=dealer,
+            phase=phase,
+            to_play=to_play,
+            hand_mask=hand_mask,
+            discard_pile=discard_pile,
+            stock_count=stock_count,
+            upcard=upcard,
+            knock_limit=knock_limit,
+            multiplier=multiplier,
+            taken=taken,
+            drawn=drawn,
+            opponent_card_count=opponent_card_count,
+            opponent_known_mask=opponent_known_mask,
+            opponent_took=opponent_took,
+            opponent_passed=opponent_passed,
+            opponent_discards=opponent_discards,
+            history=history,
+            legal_moves=legal_moves,
+            result=result,
+            opponent_hand_mask=opponent_hand_mask,
+            scores=(0, 0),
+            hand_number=1,
+        )
+        return view
+
     # Checking a move from the seat's side: the engine's own checks and sentences.
 
     def verify(self, move: str | Move) -> Move:

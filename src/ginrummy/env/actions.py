@@ -126,9 +126,12 @@ def action_mask(view: PlayerView) -> npt.NDArray[np.int8]:
     """The action mask of ``view``'s seat: 1 exactly at the legal actions (int8, length
     :data:`NUM_ACTIONS`)."""
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    actions = legal_actions(view)
-    if actions:
-        mask[actions] = 1
+    legal = view.legal_moves
+    if legal:
+        actions = list(map(_ACTION_BY_TEXT.__getitem__, legal))
+        # Below the knocks (take, pass, draw, discards) each move is its one action; with a
+        # knock or big gin listed, the declared arrangements' slots are worked out too.
+        mask[actions if max(actions) < KNOCK_BASE else legal_actions(view)] = 1
     return mask
 
 

@@ -19,6 +19,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped]
+from pettingzoo.utils.wrappers import order_enforcing  # type: ignore[import-untyped]
 
 from ..errors import GinRummyError, IllegalMoveError
 from ..match import Match
@@ -69,6 +70,52 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         if not self._has_reset:
             return cast(tuple[Any, float, bool, bool, dict[str, Any]], super().last(observe))
         return cast(tuple[Any, float, bool, bool, dict[str, Any]], self.env.last(observe))
+
+    # What the AEC loop reads or calls at every step, handed over directly once reset (the
+    # inherited ways go through two __getattr__ layers); before reset, the original checks.
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        if not self._has_reset:
+            return super().agent_iter(max_iter)  # PettingZoo's error
+        return _AgentIterable(self, max_iter)
+
+    @property
+    def agents(self) -> list[str]:
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return cast(list[str], self.env.agents)
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return cast(str, self.env.agent_selection)
+
+
+class _AgentIterable(order_enforcing.AECOrderEnforcingIterable):  # type: ignore[misc]
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(order_enforcing.AECOrderEnforcingIterator):  # type: ignore[misc]
+    """PettingZoo's ``AECOrderEnforcingIterator`` (the same checks, in the same order),
+    reading the wrapped environment's ``agents`` and ``agent_selection`` directly."""
+
+    def __next__(self) -> str:
+        raw = self.env.env
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert self.env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        self.env._has_updated = False
+        return cast(str, raw.agent_selection)
 
 
 class raw_env(AECEnv):  # type: ignore[misc]

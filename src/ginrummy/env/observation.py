@@ -71,7 +71,15 @@ _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 _RECENCY = (1.0 - np.arange(51, -1, -1, dtype=np.float32) / 52.0).astype(np.float32)
 
 
+_BIT: list[int] = [1 << c for c in range(52)]
+_bit = _BIT.__getitem__
+#: The scalar features that depend only on the rules: big gin, last-discard chance, Hollywood.
+_ZERO_ONE = (0.0, 1.0)
+
+
 def _mask(cards: tuple[int, ...]) -> int:
+    """The mask of these cards (a card may be listed twice: the opponent can discard a card,
+    see it taken, and discard it again)."""
     out = 0
     for c in cards:
         out |= 1 << c
@@ -87,9 +95,7 @@ def encode(view: PlayerView) -> npt.NDArray[np.float32]:
     one int and unpacked by numpy in one call, then the pile's order is written over its row.
     """
     pile = view.discard_pile
-    pile_mask = 0
-    for c in pile:
-        pile_mask |= 1 << c
+    pile_mask = sum(map(_bit, pile))  # the pile's cards are distinct: a sum of bits
     picked = view.taken if view.taken is not None else view.drawn
     hand = view.hand_mask
     known = view.opponent_known_mask
@@ -110,26 +116,28 @@ def encode(view: PlayerView) -> npt.NDArray[np.float32]:
     planes = out[:_SCALAR].reshape(len(PLANES), 52)
     planes[:] = bits[:, :52]
     n = len(pile)
-    if n:
-        planes[2, np.fromiter(pile, dtype=np.intp, count=n)] = _RECENCY[52 - n :]
+    if n:  # the cards (all below 256) as the bytes of an index array: no conversion
+        planes[2].put(np.frombuffer(bytes(pile), dtype=np.uint8), _RECENCY[52 - n :])
     rules = view.rules
     target = rules.target
-    me, them = view.scores[view.seat], view.scores[1 - view.seat]
-    phase = [0.0] * 7
-    phase[_PHASE_INDEX[view.phase]] = 1.0
-    out[_SCALAR:] = (
-        *phase,
-        1.0 if view.to_play == view.seat and view.phase != "over" else 0.0,
-        1.0 if view.dealer == view.seat else 0.0,
+    seat = view.seat
+    me, them = view.scores[seat], view.scores[1 - seat]
+    phase = view.phase
+    scalars = [0.0] * 7
+    scalars[_PHASE_INDEX[phase]] = 1.0
+    scalars += (
+        1.0 if view.to_play == seat and phase != "over" else 0.0,
+        1.0 if view.dealer == seat else 0.0,
         view.stock_count / 31.0,
         view.opponent_card_count / 11.0,
         view.knock_limit / 30.0,
         1.0 if view.multiplier > 1 else 0.0,
         min(me / target, 1.0),
         min(them / target, 1.0),
-        1.0 if rules.big_gin else 0.0,
-        1.0 if rules.last_discard_chance else 0.0,
-        1.0 if rules.hollywood else 0.0,
+        _ZERO_ONE[rules.big_gin],
+        _ZERO_ONE[rules.last_discard_chance],
+        _ZERO_ONE[rules.hollywood],
         min(min_deadwood(hand) / 100.0, 1.0),
     )
+    out[_SCALAR:] = scalars
     return out

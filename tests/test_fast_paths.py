@@ -1,0 +1,278 @@
+"""The public calls' fast paths (issue 14) give exactly what the general code gives: the same
+mask, cards and arrangement for good input, the same error (type and words) for bad input."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+import ginrummy
+from ginrummy import GinRummyError, Hand, PlayerView, get_rules
+from ginrummy.cards import (
+    CARD_TEXT,
+    Card,
+    CardSet,
+    _checked_mask,
+    _fast_mask,
+    _parse_text,
+    parse_cards,
+    to_mask,
+)
+from ginrummy.events import DISCARD, SeatKnowledge
+from ginrummy.hand import _legal_texts
+from ginrummy.legal import Mover, legal_moves
+from ginrummy.melds import _suit_run_partitions, all_arrangements, best_arrangement, min_deadwood
+from ginrummy.rules import PROFILE_NAMES
+
+np: Any
+try:
+    import numpy as np
+except ImportError:  # pragma: no cover - numpy comes with the dev tools
+    np = None
+
+
+def outcome(fn: Any, *args: Any) -> tuple[str, Any]:
+    try:
+        return "ok", fn(*args)
+    except Exception as e:  # the very error is what is compared
+        return type(e).__name__, str(e)
+
+
+def reference_hand_mask(cards: Any) -> int:
+    """What ``ginrummy._hand_mask`` did before the fast paths."""
+    mask = _checked_mask(cards, "hand")
+    if mask.bit_count() > 11:
+        raise GinRummyError(f"a gin rummy hand has at most 11 cards, not {mask.bit_count()}")
+    return mask
+
+
+ODD_INPUTS: list[Any] = [
+    [],
+    (),
+    "",
+    "   ",
+    [0, 1, 2],
+    [True, 5, 6],
+    [5, False, 6],
+    [1, 2, True],
+    [0, 1.0],
+    [5.0, 6, 7],
+    [Decimal(5), 6],
+    [Fraction(5), 6],
+    [-1, 5],
+    [51, -1],
+    [52, 3],
+    [103, 3],
+    [104, 3],
+    [10**30, 3],
+    [5, 5],
+    [Card(5), 5],
+    ["7h", "7h"],
+    ["7h", 33],
+    [33, "7h"],
+    ["7h 8h", "9h"],
+    [" 7h", "8h"],
+    ["7h8h", "9h"],
+    ["7x", "8h"],
+    [None, 3],
+    [[3], 4],
+    [{3}, 4],
+    ["10h", "Th"],
+    "7h 8h 9h 9h",
+    "7h,8h, 9h",
+    "7h8h9h",
+    "7h, ,8h",
+    "10♥ 9♡ j♠ Qs",
+    "7h 8h 9x",
+    "zz",
+    "7h\t8h\n9h\x1c Ts",
+    "7h 8h 9h Th Jh Qh Kh Ah 2h 3h 4h 5h",
+    list(range(12)),
+    list(range(11)),
+    tuple(range(10)),
+    CardSet("7h 8h"),
+    {3, 4, 5},
+    frozenset({3, 4}),
+    range(5),
+
+    5,
+    True,
+    None,
+    3.0,
+    b"7h",
+]
+if np is not None:
+    ODD_INPUTS += [
+        [np.int64(5), 6],
+        [5, np.int64(6)],
+        np.array([5, 6]),
+        [np.bool_(True), 5],
+    ]
+
+
+@pytest.mark.parametrize("cards", ODD_INPUTS, ids=repr)
+def test_odd_inputs_give_what_the_general_code_gives(cards: Any) -> None:
+    want = outcome(reference_hand_mask, cards)
+    assert outcome(ginrummy._hand_mask, cards) == want
+    if want[0] == "ok":
+        assert outcome(ginrummy.deadwood, cards) == ("ok", min_deadwood(want[1]))
+        assert ginrummy.best_melds(cards) == all_arrangements(want[1])[0]
+    else:
+        assert outcome(ginrummy.deadwood, cards) == want
+        assert outcome(ginrummy.best_melds, cards) == want
+    assert outcome(to_mask, cards) == outcome(_checked_mask, cards, "cards")
+    if isinstance(cards, str):
+        assert outcome(parse_cards, cards) == outcome(_parse_text, cards)
+
+
+def test_fast_mask_refuses_rather_than_guesses() -> None:
+    for cards in ([True, 5], [5.0], [5, 5], [-1], [52], "7h7h", "7h 7h", "7h, x", {3}):
+        assert _fast_mask(cards) == -1
+
+
+def test_random_hands_in_every_form() -> None:
+    rng = random.Random(14)
+    for _ in range(3000):
+        size = rng.randrange(0, 14)
+        cards = rng.sample(range(52), size)
+        if rng.random() < 0.2 and cards:
+            cards.append(rng.choice(cards))  # a duplicate
+        texts = [CARD_TEXT[c] for c in cards]
+        forms: list[Any] = [
+            cards,
+            tuple(cards),
+            [Card(c) for c in cards],
+            texts,
+            " ".join(texts),
+            ", ".join(texts),
+            "".join(texts),
+            " ".join(t.lower() for t in texts),
+        ]
+        want = outcome(reference_hand_mask, cards)
+        for form in forms:
+            assert outcome(ginrummy._hand_mask, form) == want, form
+            assert outcome(ginrummy.deadwood, form) == (
+                want if want[0] != "ok" else ("ok", min_deadwood(want[1]))
+            )
+        text = " ".join(texts)
+        assert parse_cards(text) == _parse_text(text) == [Card(c) for c in cards]
+
+
+def test_best_arrangement_is_the_first_of_all_arrangements() -> None:
+    rng = random.Random(7)
+    for size in (0, 1, 3, 6, 9, 10, 11, 13):
+        for _ in range(1500):
+            if rng.random() < 0.5:
+                cards = rng.sample(range(52), size)
+            else:  # crowded: five consecutive ranks, several ways to meld
+                low = rng.randrange(9)
+                pool = [s * 13 + r for s in range(4) for r in range(low, low + 5)]
+                cards = rng.sample(pool, min(size, 20))
+            mask = sum(1 << c for c in cards)
+            got = best_arrangement(mask)
+            want = all_arrangements(mask)[0]
+            assert got == want
+            assert (got.meld_masks, got.deadwood_mask, got.deadwood) == (
+                want.meld_masks,
+                want.deadwood_mask,
+                want.deadwood,
+            )
+
+
+def test_long_runs_that_split_two_ways() -> None:
+    # Six or more in a row split as one run or two: the fewest melds come first.
+    assert len(_suit_run_partitions(0b111111)) > 1
+    for text in ("Ah 2h 3h 4h 5h 6h", "Ah 2h 3h 4h 5h 6h 7h 8h 9h", "4c 4d 4h 2h 3h 5h 6h 7h 8h"):
+        mask = to_mask(text)
+        assert best_arrangement(mask) == all_arrangements(mask)[0]
+
+
+def test_an_iterator_takes_the_general_path() -> None:
+    assert ginrummy._hand_mask(iter([3, 4])) == reference_hand_mask(iter([3, 4])) == 0b11000
+    assert ginrummy.deadwood(iter(["7h", "8h", "9h"])) == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Views built before every move: the fast build equals the view built the plain way.
+
+
+def reference_view(h: Hand, seat: int) -> PlayerView:
+    """The view as Hand.view built it before issue 14: the seat's knowledge rebuilt from the
+    history, every field through the dataclass constructor."""
+    over = h.over
+    opponent = 1 - seat
+    knows = SeatKnowledge.rebuild(h.history, seat, over)
+    mine = h.to_play == seat
+    return PlayerView(
+        seat=seat,
+        rules=h.rules,
+        dealer=h.dealer,
+        phase=h.phase,
+        to_play=h.to_play,
+        hand_mask=h.hands[seat],
+        discard_pile=tuple(Card(c) for c in h.discard_pile),
+        stock_count=len(h.stock),
+        upcard=h.upcard,
+        knock_limit=h.knock_limit,
+        multiplier=h.multiplier,
+        taken=Card(h.taken) if h.taken >= 0 and mine else None,
+        drawn=Card(h.drawn) if h.drawn >= 0 and mine else None,
+        opponent_card_count=h.hands[opponent].bit_count(),
+        opponent_known_mask=knows.opponent_known,
+        opponent_took=knows.opponent_took,
+        opponent_passed=knows.opponent_passed,
+        opponent_discards=knows.opponent_discards,
+        history=knows.history,
+        legal_moves=tuple(m.text for m in h.legal_moves()) if mine and not over else (),
+        result=h.result if over else None,
+        opponent_hand_mask=h.hands[opponent] if over else None,
+    )
+
+
+@pytest.mark.parametrize("profile", PROFILE_NAMES)
+def test_fast_views_equal_the_reference_on_random_games(profile: str) -> None:
+    rng = random.Random(f"views/{profile}")
+    for i in range(12):
+        rules = get_rules(profile, last_discard_chance=i % 2 == 0)
+        h = Hand(rules, seed=f"{profile}/{i}", dealer=i % 2)
+        knock_bias = 0.7 if i % 3 else 0.0
+        while True:
+            for seat in (0, 1):
+                view = h.view(seat)
+                want = reference_view(h, seat)
+                assert view == want
+                assert dataclasses.astuple(view) == dataclasses.astuple(want)
+                assert type(view.legal_moves[0] if view.legal_moves else "") is str
+                assert view == dataclasses.replace(view)  # what the constructor builds
+            if h.over:
+                break
+            moves = h.legal_moves()
+            goes_out = [m for m in moves if m.goes_out]
+            move = rng.choice(goes_out if goes_out and rng.random() < knock_bias else moves)
+            h.play(move)
+
+
+def test_legal_texts_at_discard_positions() -> None:
+    rng = random.Random(3)
+    for profile in PROFILE_NAMES:
+        rules = get_rules(profile)
+        for _ in range(3000):
+            cards = rng.sample(range(52), 11)
+            mask = sum(1 << c for c in cards)
+            taken = rng.choice([-1, *cards])
+            for limit in (0, 1, 5, 10):
+                mover = Mover(DISCARD, mask, -1, taken, limit, rules)
+                assert _legal_texts(mover) == tuple(m.text for m in legal_moves(mover))
+    # Big gin: every card in melds, and Oklahoma's knock limits down to zero.
+    mask = to_mask("Ah 2h 3h 4h 7c 7d 7s 9s Ts Js Qs")
+    for profile in PROFILE_NAMES:
+        for limit in (0, 1, 10):
+            mover = Mover(DISCARD, mask, -1, -1, limit, get_rules(profile))
+            texts = _legal_texts(mover)
+            assert texts == tuple(m.text for m in legal_moves(mover))
+            assert ("big gin" in texts) == get_rules(profile).big_gin
