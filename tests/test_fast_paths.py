@@ -266,13 +266,13 @@ def test_legal_texts_at_discard_positions() -> None:
             mask = sum(1 << c for c in cards)
             taken = rng.choice([-1, *cards])
             for limit in (0, 1, 5, 10):
-                mover = Mover(DISCARD, mask, -1, taken, limit, rules)
+                mover: Mover = (DISCARD, mask, -1, taken, limit, rules)
                 assert _legal_texts(mover) == tuple(m.text for m in legal_moves(mover))
     # Big gin: every card in melds, and Oklahoma's knock limits down to zero.
     mask = to_mask("Ah 2h 3h 4h 7c 7d 7s 9s Ts Js Qs")
     for profile in PROFILE_NAMES:
         for limit in (0, 1, 10):
-            mover = Mover(DISCARD, mask, -1, -1, limit, get_rules(profile))
+            mover: Mover = (DISCARD, mask, -1, -1, limit, get_rules(profile))
             texts = _legal_texts(mover)
             assert texts == tuple(m.text for m in legal_moves(mover))
             assert ("big gin" in texts) == get_rules(profile).big_gin

@@ -100,7 +100,7 @@ def _fixed_texts() -> dict[Phase, tuple[str, ...]]:
     out: dict[Phase, tuple[str, ...]] = {}
     for phase in (OPENING, OPENING_DRAW, DRAW):
         texts = {
-            tuple(m.text for m in legal_moves(Mover(phase, mask, top, -1, limit, rules)))
+            tuple(m.text for m in legal_moves((phase, mask, top, -1, limit, rules)))
             for mask, top, limit in ((0, 5, 10), (0x3FF, 40, 0), (0x3FF << 30, 0, 10))
         }
         assert len(texts) == 1, f"the legal moves of {phase} depend on the cards"
