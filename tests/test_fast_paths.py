@@ -18,8 +18,8 @@ from ginrummy.cards import (
     Card,
     CardSet,
     _checked_mask,
-    _fast_mask,
     _parse_text,
+    fast_mask,
     parse_cards,
     to_mask,
 )
@@ -132,7 +132,7 @@ def test_odd_inputs_give_what_the_general_code_gives(cards: Any) -> None:
 
 def test_fast_mask_refuses_rather_than_guesses() -> None:
     for cards in ([True, 5], [5.0], [5, 5], [-1], [52], "7h7h", "7h 7h", "7h, x", {3}):
-        assert _fast_mask(cards) == -1
+        assert fast_mask(cards) == -1
 
 
 def test_random_hands_in_every_form() -> None:

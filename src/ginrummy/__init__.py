@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import _INDEX_BIT, Card, CardSet, CardsLike, _fast_mask, parse_cards, to_mask
+from .cards import INDEX_BIT, Card, CardSet, CardsLike, fast_mask, parse_cards, to_mask
 from .errors import (
     GinRummyError,
     IllegalMoveError,
@@ -22,12 +22,10 @@ from .errors import (
 from .hand import Hand
 from .match import GameScore, Match, MatchScore, score_match
 from .melds import (
-    RUN_DEADWOOD,
     Arrangement,
-    _sets_min,
     all_arrangements,
     best_arrangement,
-    min_deadwood,  # noqa: F401 - ginrummy.min_deadwood stays importable
+    min_deadwood,
 )
 from .move import InvalidMoveError, Move
 from .rules import PROFILE_NAMES, RuleSet, get_rules
@@ -73,7 +71,7 @@ MAX_SOLVER_CARDS = 11
 def _hand_mask(cards: CardsLike) -> int:
     """The mask of a hand given to the solver, checked (a card twice, too many cards, text
     that is not cards...). The common forms take the fast path of :mod:`ginrummy.cards`."""
-    mask = cards.mask if cards.__class__ is CardSet else _fast_mask(cards)
+    mask = cards.mask if cards.__class__ is CardSet else fast_mask(cards)
     if mask < 0 or mask.bit_count() > MAX_SOLVER_CARDS:
         mask = to_mask(cards, what="hand")
         if mask.bit_count() > MAX_SOLVER_CARDS:
@@ -85,7 +83,7 @@ def _hand_mask(cards: CardsLike) -> int:
 
 def deadwood(cards: CardsLike) -> int:
     """Minimum deadwood of exactly these cards (0 to 11 cards; every card counts)."""
-    # _hand_mask inlined, and for a list of card ints or Cards cards._fast_mask's first path
+    # _hand_mask inlined, and for a list of card ints or Cards cards.fast_mask's first path
     # too (the same steps, one call less): this is the call people time (issue 14).
     items: Any = cards
     cls = items.__class__
@@ -94,7 +92,7 @@ def deadwood(cards: CardsLike) -> int:
         mask = items.mask
     elif cls is list and items and items[0].__class__ is not str:
         try:
-            mask = sum(map(_INDEX_BIT.__getitem__, items))
+            mask = sum(map(INDEX_BIT.__getitem__, items))
             ints = sum(items, 0.0).__class__ is float
         except Exception:  # the general path says what is wrong
             mask = -1
@@ -107,19 +105,10 @@ def deadwood(cards: CardsLike) -> int:
             ):
                 mask = -1
     else:
-        mask = _fast_mask(items)
+        mask = fast_mask(items)
     if mask < 0 or mask.bit_count() > MAX_SOLVER_CARDS:
         mask = _hand_mask(cards)
-    # melds.min_deadwood inlined, the same four suit lookups (one call less per call).
-    a = mask & 8191
-    b = mask >> 13 & 8191
-    c = mask >> 26 & 8191
-    d = mask >> 39
-    t = (a & b & (c | d)) | (c & d & (a | b))
-    if not t:
-        r = RUN_DEADWOOD
-        return r[a] + r[b] + r[c] + r[d]
-    return _sets_min(a, b, c, d, t)
+    return min_deadwood(mask)
 
 
 def best_melds(cards: CardsLike) -> Arrangement:

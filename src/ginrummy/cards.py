@@ -178,10 +178,10 @@ _TEXT_BIT: dict[str, int] = {t: 1 << c for t, c in _TOKEN_CARD.items()}
 #: Card int -> its bit, indexed by the int. Any other index an int may reach (52 to 103, and
 #: the negative ones) gives 0: one bit short, which the fast path refuses. A list, not a
 #: tuple: ``list.__getitem__`` is the faster call through ``map``. Never changed.
-_INDEX_BIT: list[int] = [1 << i for i in range(52)] + [0] * 52
+INDEX_BIT: list[int] = [1 << i for i in range(52)] + [0] * 52
 
 
-def _fast_mask(cards: object) -> int:
+def fast_mask(cards: object) -> int:
     """The mask of ``cards`` when they are in a common form -- text of space- or
     comma-separated tokens, or a list or tuple of card ints, Cards or one-card texts -- all
     valid and no card twice; -1 otherwise (the caller then takes the general path, which
@@ -194,7 +194,7 @@ def _fast_mask(cards: object) -> int:
         items: Any = cards
         if not items or items[0].__class__ is not str:
             try:
-                mask: int = sum(map(_INDEX_BIT.__getitem__, items))
+                mask: int = sum(map(INDEX_BIT.__getitem__, items))
                 # Ints only (Card and the other int subclasses too): summed from a float,
                 # they add up as C doubles to a float; anything else that passed as an index
                 # (a numpy int) turns the sum into another type, or raises.
@@ -291,7 +291,7 @@ def to_mask(cards: CardsLike, *, what: str = "cards") -> int:
     """Cards as a mask; a card given twice raises :class:`InvalidCardError`."""
     if isinstance(cards, CardSet):
         return cards.mask
-    mask = _fast_mask(cards)
+    mask = fast_mask(cards)
     return mask if mask >= 0 else _checked_mask(cards, what)
 
 

@@ -34,6 +34,7 @@ from .cards import CARD_TEXT, parse_cards
 from .errors import GinRummyError, InvalidRecordError
 from .hand import Hand
 from .match import Match
+from .record import dumps, play_moves
 from .rules import RuleSet, get_rules
 
 if TYPE_CHECKING:  # pyarrow is optional: only annotations here
@@ -103,10 +104,10 @@ class HandRow(NamedTuple):
     kind: str
     winner_seat: int | None
     knocker_seat: int | None
+    result: str
     points: int
     knocker_deadwood: int | None
     defender_deadwood: int | None
-    result: str
 
     @property
     def players(self) -> tuple[str, str]:
@@ -179,13 +180,7 @@ def replay_row(row: HandRow) -> Match:
         match.next_hand(deck)
     except GinRummyError as exc:
         raise InvalidRecordError(f"{where}: {exc}") from None
-    for j, move in enumerate(row.moves, 1):
-        if match.hand.over:
-            raise InvalidRecordError(f"{where}: move {j} {move!r} comes after the hand ended")
-        try:
-            match.play(move)
-        except GinRummyError as exc:
-            raise InvalidRecordError(f"{where}, move {j} {move!r}: {exc}") from None
+    play_moves(match, row.moves, where)
     result = match.hand.result
     if result is None:
         raise InvalidRecordError(f"{where}: the moves do not finish the hand")
@@ -199,8 +194,6 @@ def replay_row(row: HandRow) -> Match:
 def row_record(row: HandRow, *, source: str | None = None, number: int | None = None) -> str:
     """The row's hand as a match record (TOML, see :mod:`ginrummy.record`), replayed and
     checked first; ``meta`` says where it came from, so ``ginrummy replay`` reads it back."""
-    from .record import dumps
-
     match = replay_row(row)
     meta: dict[str, Any] = {"seed": row.seed, "mode": row.mode, "game": row.game,
                             "hand_number": row.hand_number}

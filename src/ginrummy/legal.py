@@ -12,25 +12,19 @@ as the engine wrote it.
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from .cards import Card, cards_of_mask
 from .errors import IllegalMoveError
-from .events import (
-    DISCARD,
-    DRAW,
-    LAST_CHANCE,
-    LAST_CHANCE_KNOCK,
-    OPENING,
-    OPENING_DRAW,
-    OVER,
-    Phase,
-)
+from .events import DISCARD, DRAW, LAST_CHANCE, LAST_CHANCE_KNOCK, OPENING, OPENING_DRAW, OVER
 from .melds import best_discard_deadwood, declared_arrangement, discard_deadwoods, min_deadwood
 from .move import BIG_GIN, KNOCK, PASS, TAKE, Move
 from .move import DISCARD as DISCARD_MOVE
 from .move import DRAW as DRAW_MOVE
 from .rules import RuleSet
+
+if TYPE_CHECKING:
+    from .events import Phase
 
 __all__ = ["STOCK_FLOOR", "Mover", "Verifier", "can_big_gin", "knock_discards",
            "last_chance_usable", "legal_moves", "verify_move"]
@@ -49,7 +43,7 @@ _DISCARDS = tuple(Move.discard(c) for c in range(52))
 _KNOCKS = tuple(Move.knock(c) for c in range(52))
 
 
-Mover: TypeAlias = tuple[Phase, int, int, int, int, RuleSet]
+Mover: TypeAlias = "tuple[Phase, int, int, int, int, RuleSet]"
 """The facts that decide what the seat to play may do, all of them known to that seat:
 ``(phase, its cards as a mask, the top discard, the card it took this turn, the knock limit,
 the rules)`` (a plain tuple: it is built before every move)."""

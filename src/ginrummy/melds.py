@@ -554,6 +554,16 @@ def _run_parts(suit: int, p: int) -> tuple[tuple[int, ...], ...]:
     return parts
 
 
+def _suits_and_triples(mask: int) -> tuple[int, int, int, int, int]:
+    """The four suits' 13-bit patterns of ``mask`` and the ranks held three or four times
+    (the hot solvers above compute the same inline)."""
+    a = mask & 8191
+    b = mask >> 13 & 8191
+    c = mask >> 26 & 8191
+    d = mask >> 39
+    return a, b, c, d, (a & b & (c | d)) | (c & d & (a | b))
+
+
 def best_arrangement(mask: int) -> Arrangement:
     """One minimum-deadwood arrangement of ``mask`` (the first of :func:`all_arrangements`).
 
@@ -561,11 +571,7 @@ def best_arrangement(mask: int) -> Arrangement:
     order: sets by rank, then runs by lowest rank and suit), found without building or
     sorting the others; when no rank is held three times and each suit splits into runs one
     way only (most hands) it is the only one."""
-    a = mask & 8191
-    b = mask >> 13 & 8191
-    c = mask >> 26 & 8191
-    d = mask >> 39
-    t = (a & b & (c | d)) | (c & d & (a | b))
+    a, b, c, d, t = _suits_and_triples(mask)
     r = RUN_DEADWOOD
     parts = _RUN_PARTS
     if not t:

@@ -26,7 +26,7 @@ from .errors import GinRummyError, InvalidCardError, InvalidRecordError
 from .match import Match
 from .rules import OVERRIDABLE, get_rules
 
-__all__ = ["dumps", "loads", "load", "dump", "FORMAT"]
+__all__ = ["dumps", "loads", "load", "dump", "play_moves", "FORMAT"]
 
 FORMAT = 1
 _TOP_KEYS = {"format", "profile", "overrides", "first_dealer", "players", "hands", "meta"}
@@ -195,13 +195,7 @@ def loads(text: str) -> Match:
         if len(deck) != 52 or len(set(deck)) != 52:
             raise InvalidRecordError(f"{where}: the deck must list each of the 52 cards once")
         match.next_hand(deck)
-        for j, move in enumerate(h["moves"], 1):
-            if match.hand.over:
-                raise InvalidRecordError(f"{where}: move {j} {move!r} comes after the hand ended")
-            try:
-                match.play(move)
-            except GinRummyError as exc:
-                raise InvalidRecordError(f"{where}, move {j} {move!r}: {exc}") from None
+        play_moves(match, h["moves"], where)
         claimed = h.get("result")
         result = match.hand.result
         if claimed is not None:
@@ -213,6 +207,19 @@ def loads(text: str) -> Match:
                     f"{result.summary()!r}"
                 )
     return match
+
+
+def play_moves(match: Match, moves: Sequence[str], where: str) -> None:
+    """Play a recorded hand's ``moves`` on the match's current hand, refusing (with
+    :class:`InvalidRecordError` naming ``where`` and the move) a move the engine refuses or
+    one after the hand ended."""
+    for j, move in enumerate(moves, 1):
+        if match.hand.over:
+            raise InvalidRecordError(f"{where}: move {j} {move!r} comes after the hand ended")
+        try:
+            match.play(move)
+        except GinRummyError as exc:
+            raise InvalidRecordError(f"{where}, move {j} {move!r}: {exc}") from None
 
 
 def players_of(text: str) -> list[str] | None:

@@ -27,7 +27,7 @@ from typing import Any
 
 from .dataset import require
 from .errors import GinRummyError
-from .simulate import WINDOW_PER_WORKER, BackendError, Job, Part, play_job
+from .simulate import WINDOW_PER_WORKER, BackendError, InOrder, Job, Part, play_job
 
 __all__ = ["LOCAL", "RaySession"]
 
@@ -114,24 +114,18 @@ class RaySession:
         merged, and yield their parts in job order."""
         ray = self._ray
         pending: dict[Any, int] = {}
-        done: dict[int, Part] = {}
-        submitted = merged = 0
+        order = InOrder(jobs, progress)
+        submitted = 0
         window = max(1, workers) * WINDOW_PER_WORKER
         try:
-            while merged < len(jobs):
+            while order.merged < len(jobs):
                 while (submitted < len(jobs) and len(pending) < workers
-                       and submitted - merged < window):
+                       and submitted - order.merged < window):
                     pending[self._task.remote(jobs[submitted])] = submitted
                     submitted += 1
                 ready, _ = ray.wait(list(pending), num_returns=1)
                 for ref in ready:
-                    n = pending.pop(ref)
-                    done[n] = self._get(ref)
-                    if progress:
-                        progress(jobs[n].games)
-                while merged in done:
-                    yield done.pop(merged)
-                    merged += 1
+                    yield from order.add(pending.pop(ref), self._get(ref))
         except BaseException:
             for ref in pending:
                 ray.cancel(ref, force=True)

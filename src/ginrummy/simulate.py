@@ -372,6 +372,28 @@ def iter_parts(
     return _pool_parts(jobs, workers, progress)
 
 
+class InOrder:
+    """Parts of jobs that finish in any order, handed on in job order: :meth:`add` takes a
+    finished job's part (and reports its games to ``progress``) and returns the parts that
+    are next in order. ``merged`` counts the parts handed on, ``ahead`` those waiting."""
+
+    def __init__(self, jobs: Sequence[Job], progress: Callable[[int], None] | None) -> None:
+        self.jobs = jobs
+        self.progress = progress
+        self.done: dict[int, Part] = {}
+        self.merged = 0
+
+    def add(self, n: int, part: Part) -> list[Part]:
+        self.done[n] = part
+        if self.progress:
+            self.progress(self.jobs[n].games)
+        out = []
+        while self.merged in self.done:
+            out.append(self.done.pop(self.merged))
+            self.merged += 1
+        return out
+
+
 def _serial_parts(
     jobs: Sequence[Job], progress: Callable[[int], None] | None
 ) -> Generator[Part, None, None]:
@@ -387,23 +409,17 @@ def _pool_parts(
 ) -> Generator[Part, None, None]:
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupt)
     pending: dict[Future[Part], int] = {}
-    done: dict[int, Part] = {}
-    submitted = merged = 0
+    order = InOrder(jobs, progress)
+    submitted = 0
     window = workers * WINDOW_PER_WORKER
     try:
-        while merged < len(jobs):
-            while submitted < len(jobs) and submitted - merged < window:
+        while order.merged < len(jobs):
+            while submitted < len(jobs) and submitted - order.merged < window:
                 pending[pool.submit(play_job, jobs[submitted])] = submitted
                 submitted += 1
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
-                n = pending.pop(future)
-                done[n] = future.result()
-                if progress:
-                    progress(jobs[n].games)
-            while merged in done:
-                yield done.pop(merged)
-                merged += 1
+                yield from order.add(pending.pop(future), future.result())
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         raise

@@ -60,10 +60,16 @@ class PlayoutPolicy:
 
 def _best_discard(mask: int, taken: int) -> tuple[int, int]:
     """(card, deadwood after discarding it): least deadwood, then the highest card."""
+    return _least(discard_deadwoods(mask), taken)
+
+
+def _least(options: list[tuple[int, int]], taken: int) -> tuple[int, int]:
+    """Of ``(card, deadwood after discarding it)`` options, the least deadwood, then the
+    highest card (the first such in the list), never the ``taken`` card."""
     best_card = -1
     best_dw = 1 << 20
     best_value = -1
-    for card, dw in discard_deadwoods(mask):
+    for card, dw in options:
         if card == taken:
             continue
         value = CARD_VALUE[card]
@@ -86,16 +92,15 @@ def _choose_discard(
     if not keep and not (feed and known):
         card, dw = _best_discard(mask, taken)
         return card, dw, card, dw
-    best_card = low_card = -1
+    options = discard_deadwoods(mask)
+    low_card, low_dw = _least(options, taken)
+    best_card = -1
     best_key: tuple[float, int] = (float(1 << 20), 0)
-    best_dw = low_dw = 1 << 20
-    low_value = -1
-    for card, dw in discard_deadwoods(mask):
+    best_dw = 1 << 20
+    for card, dw in options:
         if card == taken:
             continue
         value = CARD_VALUE[card]
-        if dw < low_dw or (dw == low_dw and value > low_value):
-            low_card, low_dw, low_value = card, dw, value
         score = float(dw)
         if keep:
             close, gap = START_PARTNERS[card]

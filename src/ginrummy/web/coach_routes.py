@@ -25,7 +25,7 @@ from .coach_schemas import (
 )
 from .coach_service import CoachService, remark_out
 from .learn_routes import ERRORS as _LEARN_ERRORS
-from .learn_routes import SituationId, _find
+from .learn_routes import SituationId, find_situation
 from .routes import ERRORS, MatchId, Player
 
 __all__ = ["router", "lessons_router"]
@@ -110,7 +110,7 @@ def revisit_answer(
 
 @lru_cache(maxsize=1024)
 def _lesson_remark(situation_id: str, move: str) -> RemarkOut:
-    situation = _find(situation_id)
+    situation = find_situation(situation_id)
     found = lesson_coach().assess(situation.position.view(), move)
     return remark_out(0, 0, 0, found)
 
@@ -120,5 +120,5 @@ def _lesson_remark(situation_id: str, move: str) -> RemarkOut:
 def lesson_remark(situation_id: SituationId, body: RevisitIn) -> RemarkOut:
     """The coach's view of a move at a sample situation, from the learner's seat only (the
     same coach that checks every lesson's answer); 400 for a move the rules do not allow."""
-    _find(situation_id)  # 404 before anything else
+    find_situation(situation_id)  # 404 before anything else
     return _lesson_remark(situation_id, str(Move.parse(body.move)))  # InvalidMoveError: 400

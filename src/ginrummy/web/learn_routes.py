@@ -46,7 +46,7 @@ def catalogue() -> dict[str, Situation]:
     return {s.id: s for s in load_situations()}
 
 
-def _find(situation_id: str) -> Situation:
+def find_situation(situation_id: str) -> Situation:
     found = catalogue().get(situation_id)
     if found is None:
         raise HTTPException(404, "No such situation.")
@@ -141,7 +141,7 @@ def list_situations() -> list[SituationSummary]:
 @router.get("/{situation_id}", response_model=SituationOut, responses=ERRORS)
 def get_situation(situation_id: SituationId) -> SituationOut:
     """A situation's question and the table from the learner's seat (nothing hidden from it)."""
-    s = _find(situation_id)
+    s = find_situation(situation_id)
     return SituationOut(
         **_summary(s).model_dump(),
         question=s.lesson.question,
@@ -154,7 +154,7 @@ def answer_situation(situation_id: SituationId, body: AnswerIn) -> AnswerOut:
     """Judge a move: the engine plays it from the position; the answer says whether it is the
     lesson's, what it leads to against the taught answer, why, and shows the opponent's hand.
     A move the rules do not allow is refused with the engine's sentence (400)."""
-    s = _find(situation_id)
+    s = find_situation(situation_id)
     result = answer(s, body.move)  # IllegalMoveError -> 400
     table = _table(s, result.yours.match, 1)
     hand = table.hand
