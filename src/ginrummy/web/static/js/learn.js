@@ -91,7 +91,7 @@ async function openLearn() {
     const btn = el("button", s.title, "linkish");
     btn.type = "button";
     btn.dataset.situation = s.id;
-    btn.onclick = () => { dialog.close(); openSituation(s.id); };
+    btn.onclick = () => { $("dlg-learn").close(); openSituation(s.id); };
     li.append(btn, " ", el("span", s.rules, "muted small"));
     if (done.has(s.id)) {
       const mark = el("span", " ✓ solved", "solved");
@@ -427,7 +427,7 @@ async function openStrategy() {
     const btn = el("button", tip.situation.title, "linkish");
     btn.type = "button";
     btn.dataset.situation = tip.situation.id;
-    btn.onclick = () => { dialog.close(); openSituation(tip.situation.id); };
+    btn.onclick = () => { $("dlg-strategy").close(); openSituation(tip.situation.id); };
     see.append(btn);
     sec.append(see);
     for (const e of tip.evidence) {
