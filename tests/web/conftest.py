@@ -19,7 +19,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -42,23 +43,28 @@ def free_port() -> int:
 
 
 class Server:
-    """``ginrummy serve`` in a subprocess, on a free port, over a given database URL."""
+    """``ginrummy serve`` in a subprocess, on a free port, over a given database URL, with
+    ``args`` added to its command line (this folder is on its import path, for policies)."""
 
-    def __init__(self, db_url: str, log: Path) -> None:
+    def __init__(self, db_url: str, log: Path, args: tuple[str, ...] = ()) -> None:
         self.db_url = db_url
         self.log_path = log
+        self.args = args
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
 
     def start(self) -> Server:
         port = free_port()
         self.log = open(self.log_path, "a", encoding="utf-8")  # noqa: SIM115
+        path = [str(HERE), *filter(None, [os.environ.get("PYTHONPATH")])]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "ginrummy", "serve", "--port", str(port), "--db", self.db_url],
+            [sys.executable, "-m", "ginrummy", "serve", "--port", str(port), "--db", self.db_url,
+             *self.args],
             stdout=self.log,
             stderr=subprocess.STDOUT,
             text=True,
             cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": os.pathsep.join(path)},
         )
         self.url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + STARTUP_SECONDS

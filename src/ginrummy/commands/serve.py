@@ -48,22 +48,38 @@ def url_of(sock: socket.socket) -> str:
               help="port to listen on; the next free one is used when it is taken")
 @click.option("--db", "db_url", default=None, metavar="URL",
               help="SQLAlchemy database URL (default: a SQLite file in your data directory)")
-def serve(host: str, port: int, db_url: str | None) -> None:
+@click.option("--opponent-module", "agent", default=None, metavar="MODULE:ATTR",
+              help="Also offer a PettingZoo-style policy as opponent level 'agent': ATTR of "
+              "MODULE, called as policy(observation, action_mask) -> action (see docs/env.md; "
+              "needs the env extra).")
+def serve(host: str, port: int, db_url: str | None, agent: str | None) -> None:
     """Start the web table: play gin rummy against the computer in your browser."""
     import uvicorn
 
+    from ..errors import GinRummyError
     from ..store import Store
     from ..web import create_app
+
+    if agent is not None:  # refuse a bad reference before anything starts
+        agent = agent.strip()
+        try:
+            from ..env.policy import load_policy
+
+            load_policy(agent)
+        except (ImportError, GinRummyError) as exc:
+            raise click.BadParameter(str(exc), param_hint="--opponent-module") from None
 
     try:
         store = Store(db_url)
     except Exception as exc:  # a bad URL or an unreachable database: say which
         raise click.ClickException(f"cannot open the database {db_url!r}: {exc}") from None
-    app = create_app(store=store)
+    app = create_app(store=store, agent=agent)
     sock = bind_socket(host, port)
     address = url_of(sock)
     click.echo(f"Gin rummy is ready: open {address}")
     click.echo(f"Saved games: {store.url}")
+    if agent is not None:
+        click.echo(f"Opponent level 'agent': {agent}")
     click.echo("Press Ctrl+C to stop.")
     config = uvicorn.Config(app, log_level="warning", access_log=False)
     server = uvicorn.Server(config)

@@ -122,10 +122,14 @@ def _answer(
     return handle
 
 
-def create_app(db_url: str | None = None, *, store: Store | None = None) -> FastAPI:
-    """The web table over the database at ``db_url`` (default: the user's SQLite file)."""
-    the_store = store or Store(db_url)
-    service = TableService(the_store)
+def create_app(
+    db_url: str | None = None, *, store: Store | None = None, agent: str | None = None
+) -> FastAPI:
+    """The web table over the database at ``db_url`` (default: the user's SQLite file).
+    ``agent``: a policy reference (``package.module:attr``) offered as opponent level
+    ``"agent"``, loaded once here (a bad one raises :class:`~ginrummy.errors.GinRummyError`)."""
+    service = TableService(store or Store(db_url), agent=agent)
+    the_store = service.store
     app = FastAPI(
         title="ginrummy web table",
         version=__version__,

@@ -27,7 +27,7 @@ from .schemas import (
     id_in_path,
 )
 from .serialize import rules_out
-from .service import TableService
+from .service import AGENT, TableService
 
 __all__ = ["router", "LEVELS"]
 
@@ -75,11 +75,13 @@ Service = Annotated[TableService, Depends(_service)]
 
 
 @router.get("/options", response_model=OptionsOut)
-def options() -> OptionsOut:
-    """The rule profiles (with every bonus) and opponent levels of the new-game window."""
+def options(service: Service) -> OptionsOut:
+    """The rule profiles (with every bonus) and opponent levels of the new-game window (with
+    ``"agent"`` when the server seats a trained policy)."""
     return OptionsOut(
         profiles=[rules_out(rules) for _key, _title, rules in profile_catalogue()],
-        levels=LEVELS,
+        levels=LEVELS + ([AGENT] if service.agent is not None else []),
+        agent=service.agent,
         default_profile="traditional",
         default_level="medium",
     )

@@ -14,7 +14,7 @@ from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 Who = Literal["you", "computer"]
-Level = Literal["easy", "medium", "hard", "expert", "random"]
+Level = Literal["easy", "medium", "hard", "expert", "random", "agent"]
 Profile = Literal["traditional", "modern", "browser", "house", "oklahoma"]
 
 #: Longest move text accepted (a knock declaring every meld is about 60 characters).
@@ -335,7 +335,13 @@ class MatchSummary(BaseModel):
 
 class OptionsOut(BaseModel):
     profiles: list[RulesOut]
-    levels: list[str]
+    levels: list[str] = Field(
+        description="the levels offered, weakest first; 'agent' (a trained policy) only when "
+        "the server was started with --opponent-module"
+    )
+    agent: str | None = Field(
+        None, description="the policy played at level 'agent' (package.module:attr), if any"
+    )
     default_profile: str
     default_level: str
 

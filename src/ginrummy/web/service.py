@@ -11,7 +11,9 @@ move costs one replay only after a restart (or when another process changed the 
 change goes through :meth:`Store.save_match` with the version it started from: a cached match
 is never ahead of the database, and a request that lost a race changes nothing.
 
-The computer is ``ginrummy.players.make(level)`` and decides from its own seat's
+The computer is ``ginrummy.players.make(level)``, or at level ``"agent"`` the policy the server
+was started with (``ginrummy serve --opponent-module``) in a
+:class:`~ginrummy.env.policy.PolicyPlayer`; either decides from its own seat's
 :class:`~ginrummy.view.PlayerView`; the table reseeds its RNG before every decision with
 :func:`~ginrummy.table.decision_seed` from the match's secret deal seed and the position, so a
 replayed match gets the same answers.
@@ -31,12 +33,12 @@ import threading
 import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..errors import GinRummyError
 from ..hand import Hand
 from ..match import Match
-from ..players import make
+from ..players import Player, make
 from ..record import dumps, loads
 from ..rules import get_rules
 from ..sealer import DealSealer
@@ -55,7 +57,13 @@ from .sealing import (
 )
 from .serialize import hand_out, public_moves, rules_out, score_out
 
-__all__ = ["TableService", "NotFound", "Conflict", "HUMAN", "COMPUTER"]
+if TYPE_CHECKING:
+    from ..env.policy import Policy
+
+__all__ = ["TableService", "NotFound", "Conflict", "HUMAN", "COMPUTER", "AGENT"]
+
+#: The level of a match against the policy the server was started with.
+AGENT = "agent"
 
 HUMAN, COMPUTER = 0, 1
 
@@ -82,8 +90,19 @@ class _Entry:
 class TableService:
     """Matches between a person and the computer, saved in a :class:`Store`."""
 
-    def __init__(self, store: Store, *, cache_size: int = 256) -> None:
+    def __init__(
+        self, store: Store, *, cache_size: int = 256, agent: str | None = None
+    ) -> None:
+        """``agent``: a policy reference (``package.module:attr``, see
+        :func:`~ginrummy.env.policy.load_policy`) offered as level ``"agent"``; it is loaded
+        here, once, and a bad one raises :class:`~ginrummy.errors.GinRummyError`."""
         self.store = store
+        self.agent = agent
+        self._policy: Policy | None = None
+        if agent is not None:
+            from ..env.policy import load_policy  # the env extra, needed only for an agent
+
+            self._policy = load_policy(agent)
         self.cache_size = cache_size
         self._cache: OrderedDict[str, _Entry] = OrderedDict()
         self._stripes = [threading.Lock() for _ in range(LOCK_STRIPES)]
@@ -107,10 +126,11 @@ class TableService:
             hollywood=options.hollywood,
             last_discard_chance=options.last_discard_chance,
         )
+        computer = self._computer(options.level)  # refuses "agent" when there is none
         deal_seed = secrets.token_hex(16)
         match = Match(rules, seed=deal_seed, start=False)
         sealer = DealSealer(match)
-        table = _table(match, sealer, options.level, deal_seed)
+        table = _table(match, sealer, computer, deal_seed)
         table.seal_next()  # the first hand's commitment, saved below before it is shown
         since: tuple[int, int] | None = None
         if options.deal:
@@ -224,8 +244,8 @@ class TableService:
                     "being played (or not dealt) is not available."
                 )
             return record_upto(
-                match, entry.table.sealer, hands, players=_players(info.level),
-                meta={"level": info.level},
+                match, entry.table.sealer, hands, players=self._players(info.level),
+                meta=self._meta(info.level),
             )
 
     # Inside.
@@ -256,7 +276,8 @@ class TableService:
             version, text, seals = self.store.load_match(match_id)
             match = loads(text)
             sealer = load_seals(match, seals) if seals is not None else None
-            entry = _Entry(version, _table(match, sealer, info.level, info.deal_seed))
+            computer = self._computer(info.level, resuming=True)
+            entry = _Entry(version, _table(match, sealer, computer, info.deal_seed))
             if version != info.version:  # changed between the two reads: read again
                 return self._load(player, match_id)
             self._remember(match_id, entry)
@@ -313,12 +334,37 @@ class TableService:
         new_info = replace(info, version=version, status=status)
         return self._state(new_info, entry, since)
 
-    @staticmethod
-    def _record(match: Match, level: str, sealer: DealSealer | None = None) -> str:
+    def _computer(self, level: str, *, resuming: bool = False) -> Player:
+        """The computer player of ``level``: one of ours, or the server's policy for
+        ``"agent"`` (refused, with the reason, when the server was started without one)."""
+        if level != AGENT:
+            return make(level)
+        if self._policy is None:
+            why = ("This match is against a trained agent, and this server was started "
+                   "without one" if resuming else
+                   "There is no agent at this table: the server was started without one")
+            exc = Conflict if resuming else GinRummyError
+            raise exc(why + " (ginrummy serve --opponent-module MODULE:ATTR).")
+        from ..env.policy import PolicyPlayer
+
+        return PolicyPlayer(self._policy)
+
+    def _players(self, level: str) -> tuple[str, str]:
+        """The seat names written in a match's record."""
+        if level == AGENT:
+            return ("You", f"Computer (agent {self.agent})")
+        return ("You", f"Computer ({level})")
+
+    def _meta(self, level: str) -> dict[str, str]:
+        if level == AGENT and self.agent is not None:
+            return {"level": level, "agent": self.agent}
+        return {"level": level}
+
+    def _record(self, match: Match, level: str, sealer: DealSealer | None = None) -> str:
         return dumps(
             match,
-            players=_players(level),
-            meta={"level": level},
+            players=self._players(level),
+            meta=self._meta(level),
             hand_meta=sealer.hand_meta() if sealer is not None else None,
         )
 
@@ -357,11 +403,11 @@ class TableService:
         )
 
 
-def _table(match: Match, sealer: DealSealer | None, level: str, deal_seed: str) -> Table:
-    """The match's table: the person in seat ``HUMAN``, the computer of ``level`` in seat
-    ``COMPUTER``, reseeded before each decision from the match's secret deal seed."""
+def _table(match: Match, sealer: DealSealer | None, computer: Player, deal_seed: str) -> Table:
+    """The match's table: the person in seat ``HUMAN``, ``computer`` in seat ``COMPUTER``,
+    reseeded before each decision from the match's secret deal seed."""
     seats: list[Seat] = [Person("You")] * 2
-    seats[COMPUTER] = Computer(make(level), reseed_from=deal_seed)
+    seats[COMPUTER] = Computer(computer, reseed_from=deal_seed)
     return Table(match, seats, sealer=sealer)
 
 
@@ -373,7 +419,3 @@ def _advance(table: Table) -> tuple[int, int]:
     hand = table.match.hand
     return len(table.match.hands), len(hand.history) - len(played)
 
-
-def _players(level: str) -> tuple[str, str]:
-    """The seat names written in a match's record."""
-    return ("You", f"Computer ({level})")

@@ -45,7 +45,8 @@ export function openNewGame(options, inProgress) {
       input.name = "level";
       input.value = l;
       input.checked = l === options.default_level;
-      label.append(input, ` ${LEVEL_TEXT[l] || l}`);
+      const text = l === "agent" ? `Agent (${options.agent}): a trained policy` : LEVEL_TEXT[l] || l;
+      label.append(input, ` ${text}`);
       levels.append(label);
     });
   }

@@ -1,0 +1,108 @@
+"""A trained agent as the opponent: ``ginrummy serve --opponent-module MODULE:ATTR`` offers the
+policy as level ``"agent"``, seated through ``PolicyPlayer`` in the computer's seat; a server
+without one neither offers nor accepts it, and a reload (or another server started with the
+same option) seats it again."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+
+from ginrummy.cli import main
+from ginrummy.errors import GinRummyError
+from ginrummy.store import Store
+from ginrummy.web import create_app
+
+from .helpers import choose
+from .test_api import advance, new_player
+
+HERE = Path(__file__).resolve().parent
+AGENT = "agent_policy:first_legal"
+
+
+@pytest.fixture()
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
+    monkeypatch.syspath_prepend(str(HERE))
+    s = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    yield s
+    s.close()
+
+
+def start(client: TestClient, auth: dict[str, str]) -> dict[str, Any]:
+    r = client.post("/api/matches", json={"level": "agent"}, headers=auth)
+    assert r.status_code == 201, r.text
+    state: dict[str, Any] = r.json()
+    return state
+
+
+def test_the_agent_is_offered_and_plays_whole_hands(store: Store) -> None:
+    import agent_policy
+
+    client = TestClient(create_app(store=store, agent=AGENT))
+    options = client.get("/api/options").json()
+    assert options["levels"][-1] == "agent" and options["agent"] == AGENT
+    auth = new_player(client)
+    agent_policy.SEEN.clear()
+    state = start(client, auth)
+    assert state["level"] == "agent"
+    hands = 0
+    for _ in range(400):
+        if state["status"] == "over" or hands == 3:
+            break
+        if state["status"] == "between_hands":
+            hands += 1
+            state = advance(client, auth, state, None)
+        else:
+            state = advance(client, auth, state, choose(state))
+    assert hands == 3 or state["status"] == "over"
+    assert agent_policy.SEEN  # the computer's moves were the policy's
+    # The record names the agent, for the history and `ginrummy verify`.
+    r = client.get(f"/api/matches/{state['id']}/record", headers=auth)
+    assert r.status_code == 200 and f"agent {AGENT}" in r.text
+
+
+def test_a_reload_and_a_second_server_keep_the_agent(store: Store) -> None:
+    client = TestClient(create_app(store=store, agent=AGENT))
+    auth = new_player(client)
+    state = start(client, auth)
+    state = advance(client, auth, state, choose(state))
+    again = TestClient(create_app(store=store, agent=AGENT))  # no cache: rebuilt from the store
+    reloaded = again.get(f"/api/matches/{state['id']}", headers=auth).json()
+    assert reloaded["level"] == "agent" and reloaded["version"] == state["version"]
+    assert reloaded["hand"] == state["hand"]
+    after = advance(again, auth, reloaded, choose(reloaded))
+    assert after["version"] > state["version"]
+
+
+def test_without_the_option_there_is_no_agent(store: Store) -> None:
+    plain = TestClient(create_app(store=store))
+    assert "agent" not in plain.get("/api/options").json()["levels"]
+    assert plain.get("/api/options").json()["agent"] is None
+    auth = new_player(plain)
+    r = plain.post("/api/matches", json={"level": "agent"}, headers=auth)
+    assert r.status_code == 400 and "--opponent-module" in r.json()["detail"]
+    # A match against the agent, opened on a server without it: refused with the reason.
+    state = start(TestClient(create_app(store=store, agent=AGENT)), auth)
+    r = plain.get(f"/api/matches/{state['id']}", headers=auth)
+    assert r.status_code == 409 and "without one" in r.json()["detail"]
+
+
+@pytest.mark.parametrize(("reference", "reason"), [
+    ("agent_policy", "package.module:attribute"),
+    ("no_such_module_here:policy", "cannot import"),
+    ("agent_policy:nothing", "has no"),
+    ("agent_policy:NOT_A_POLICY", "not callable"),
+])
+def test_a_bad_reference_is_refused_before_the_server_starts(
+    store: Store, reference: str, reason: str
+) -> None:
+    with pytest.raises(GinRummyError, match=reason):
+        create_app(store=store, agent=reference)
+    result = CliRunner().invoke(main, ["serve", "--port", "0", "--opponent-module", reference])
+    assert result.exit_code == 2 and reason in result.output, result.output
+    assert "ready" not in result.output
