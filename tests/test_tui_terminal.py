@@ -31,6 +31,8 @@ FAST = ["--plain", "--level", "random", "--rule", "target=20"]
 def spawn(data: Path, *args: str) -> pexpect.spawn:
     env = dict(os.environ, PYTHONPATH=str(SRC), GINRUMMY_DATA_DIR=str(data), TERM="xterm")
     env.pop("NO_COLOR", None)
+    for sized in ("COLUMNS", "LINES"):  # the pseudo-terminal's own size applies (xdist sets 80)
+        env.pop(sized, None)
     return pexpect.spawn(
         sys.executable,
         ["-m", "ginrummy", "play", *args],
