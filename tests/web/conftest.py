@@ -18,6 +18,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
+
+from ginrummy.store import Store
+from ginrummy.web import create_app
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -183,3 +187,17 @@ def pg_url() -> Iterator[str]:
             capture_output=True, timeout=STARTUP_SECONDS,
         )
         shutil.rmtree(folder, ignore_errors=True)
+
+
+# The in-process API on a fresh SQLite store, for the API tests (modules that need another
+# store or app settings define their own fixture of the same name).
+@pytest.fixture()
+def store(tmp_path: Path) -> Iterator[Store]:
+    s = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    yield s
+    s.close()
+
+
+@pytest.fixture()
+def client(store: Store) -> TestClient:
+    return TestClient(create_app(store=store))

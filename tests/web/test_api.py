@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,23 +15,10 @@ from ginrummy.cards import Card, cards_of_mask
 from ginrummy.record import loads
 from ginrummy.store import Store
 from ginrummy.verify import verify_record
-from ginrummy.web import create_app
 
 from .helpers import card_tokens, choose, where_cards, without_spots
 
 PROFILES = ["traditional", "modern", "browser", "house", "oklahoma"]
-
-
-@pytest.fixture()
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
-    yield s
-    s.close()
-
-
-@pytest.fixture()
-def client(store: Store) -> TestClient:
-    return TestClient(create_app(store=store))
 
 
 def new_player(client: TestClient, name: str = "Ann") -> dict[str, str]:

@@ -7,8 +7,6 @@ and changes nothing."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +18,6 @@ from ginrummy import Match, get_rules
 from ginrummy.move import Move
 from ginrummy.record import loads
 from ginrummy.store import Store
-from ginrummy.web import create_app
 from ginrummy.web.serialize import hand_out
 
 from .helpers import choose
@@ -32,18 +29,6 @@ from .knock_choice import (
     knock_choice_match,
     stored_knock_choice,
 )
-
-
-@pytest.fixture()
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
-    yield s
-    s.close()
-
-
-@pytest.fixture()
-def client(store: Store) -> TestClient:
-    return TestClient(create_app(store=store))
 
 
 def _get(client: TestClient, auth: dict[str, str], match_id: str) -> dict[str, Any]:

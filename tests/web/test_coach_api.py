@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,13 +17,6 @@ from ginrummy.web import create_app
 
 from .helpers import card_tokens, choose
 from .test_api import advance, new_match, new_player, secrets_now
-
-
-@pytest.fixture()
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
-    yield s
-    s.close()
 
 
 @pytest.fixture()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,18 +30,6 @@ from ginrummy.web.schemas import NewMatchIn
 from ginrummy.web.service import TableService
 
 from .helpers import choose
-
-
-@pytest.fixture()
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
-    yield s
-    s.close()
-
-
-@pytest.fixture()
-def client(store: Store) -> TestClient:
-    return TestClient(create_app(store=store))
 
 
 @pytest.fixture()
