@@ -8,9 +8,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from .test_api import advance, client, new_match, new_player, store
-
-__all__ = ["client", "store"]  # the fixtures this module borrows
+from .test_api import advance, new_match, new_player
 
 #: Buttons that stand for one move whatever card is selected.
 _MOVES = {"take": "take", "pass": "pass", "draw": "draw", "big_gin": "big gin"}
