@@ -8,6 +8,7 @@ import io
 import re
 import unicodedata
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +26,14 @@ MAX_STEPS = 150
 SITUATIONS = {s.id: s for s in load_situations()}
 
 
-@pytest.fixture()
-def page(browser: Any, live_server: Server) -> Iterator[Any]:
+@contextmanager
+def page_at(
+    browser: Any, live_server: Server, width: int, *, bypass_csp: bool = False
+) -> Iterator[Any]:
+    """The page, freshly loaded at ``width`` × 900 with its first new-game window open; no
+    page error may happen while it is used."""
     ctx = browser.new_context(
-        viewport={"width": 1280, "height": 900}, reduced_motion="reduce", bypass_csp=True
+        viewport={"width": width, "height": 900}, reduced_motion="reduce", bypass_csp=bypass_csp
     )
     pg = ctx.new_page()
     errors: list[str] = []
@@ -39,6 +44,12 @@ def page(browser: Any, live_server: Server) -> Iterator[Any]:
     yield pg
     assert not errors
     ctx.close()
+
+
+@pytest.fixture()
+def page(browser: Any, live_server: Server) -> Iterator[Any]:
+    with page_at(browser, live_server, 1280, bypass_csp=True) as pg:
+        yield pg
 
 
 def open_situation(page: Any, situation_id: str) -> None:
@@ -207,32 +218,24 @@ def test_by_the_numbers_shows_the_real_runs_with_their_commands(
     from ginrummy.web.learn_routes import by_the_numbers
 
     data = by_the_numbers()
-    ctx = browser.new_context(viewport={"width": width, "height": 900}, reduced_motion="reduce")
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(live_server.url + "/")
-    pg.wait_for_selector("body[data-ready=true]")
-    pg.wait_for_selector("#dlg-new[open]")
-    pg.click("#new-cancel")
-    pg.click("#btn-learn")
-    pg.wait_for_selector('#learn-numbers td[data-figure="medium-knock"]')
-    for run in data["runs"]:
-        knock = pg.inner_text(f'#learn-numbers td[data-figure="{run["level"]}-knock"]')
-        f = run["knock"]
-        assert knock == (f"{100 * f['value']:.1f}% ({100 * f['low']:.1f}–"
-                         f"{100 * f['high']:.1f}%)")
-        turns = pg.inner_text(f'#learn-numbers td[data-figure="{run["level"]}-turns_per_hand"]')
-        t = run["turns_per_hand"]
-        assert turns == f"{t['value']:.1f} ({t['low']:.1f}–{t['high']:.1f})"
-        assert run["command"] in pg.inner_text("#learn-numbers")
-    pg.locator("#learn-numbers").scroll_into_view_if_needed()
-    # The dialog itself never scrolls sideways: the table scrolls inside its own box.
-    assert pg.evaluate("(() => { const d = document.getElementById('dlg-learn');"
-                       " return d.scrollWidth <= d.clientWidth + 1; })()")
-    pg.screenshot(path=str(artifacts / f"learn-numbers-{width}.png"), full_page=True)
-    assert not errors
-    ctx.close()
+    with page_at(browser, live_server, width) as pg:
+        pg.click("#new-cancel")
+        pg.click("#btn-learn")
+        pg.wait_for_selector('#learn-numbers td[data-figure="medium-knock"]')
+        for run in data["runs"]:
+            knock = pg.inner_text(f'#learn-numbers td[data-figure="{run["level"]}-knock"]')
+            f = run["knock"]
+            assert knock == (f"{100 * f['value']:.1f}% ({100 * f['low']:.1f}–"
+                             f"{100 * f['high']:.1f}%)")
+            turns = pg.inner_text(f'#learn-numbers td[data-figure="{run["level"]}-turns_per_hand"]')
+            t = run["turns_per_hand"]
+            assert turns == f"{t['value']:.1f} ({t['low']:.1f}–{t['high']:.1f})"
+            assert run["command"] in pg.inner_text("#learn-numbers")
+        pg.locator("#learn-numbers").scroll_into_view_if_needed()
+        # The dialog itself never scrolls sideways: the table scrolls inside its own box.
+        assert pg.evaluate("(() => { const d = document.getElementById('dlg-learn');"
+                           " return d.scrollWidth <= d.clientWidth + 1; })()")
+        pg.screenshot(path=str(artifacts / f"learn-numbers-{width}.png"), full_page=True)
 
 
 @pytest.mark.parametrize("width", [1280, 390], ids=["desktop", "phone"])
@@ -244,31 +247,23 @@ def test_the_strategy_panel_shows_every_tip_with_its_situation_and_figures(
     from ginrummy.strategy import strategy_tips
 
     tips = strategy_tips()
-    ctx = browser.new_context(viewport={"width": width, "height": 900}, reduced_motion="reduce")
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(live_server.url + "/")
-    pg.wait_for_selector("body[data-ready=true]")
-    pg.wait_for_selector("#dlg-new[open]")
-    pg.click("#new-cancel")
-    pg.click("#btn-strategy")
-    pg.wait_for_selector("#strategy-list .strategy-tip")
-    assert pg.locator("#strategy-list .strategy-tip").count() == len(tips) == 7
-    for tip in tips:
-        sec = pg.locator(f'#strategy-list .strategy-tip[data-tip="{tip.key}"]')
-        text = " ".join(sec.inner_text().split())
-        assert tip.title in text and tip.text in text
-        assert sec.locator(f'button[data-situation="{tip.situation_id}"]').inner_text() == (
-            tip.situation_title)
-        for e in tip.evidence:
-            assert e.sentence in text and e.figure in text and e.command in text
-    assert pg.evaluate("(() => { const d = document.getElementById('dlg-strategy');"
-                       " return d.scrollWidth <= d.clientWidth + 1; })()")
-    pg.screenshot(path=str(artifacts / f"strategy-{width}.png"), full_page=True)
-    # A tip's situation opens on the table, from the learner's seat.
-    late = next(t for t in tips if t.key == "safe-late")
-    pg.click(f'#strategy-list button[data-situation="{late.situation_id}"]')
-    pg.wait_for_selector(f'body[data-situation="{late.situation_id}"]')
-    assert not errors
-    ctx.close()
+    with page_at(browser, live_server, width) as pg:
+        pg.click("#new-cancel")
+        pg.click("#btn-strategy")
+        pg.wait_for_selector("#strategy-list .strategy-tip")
+        assert pg.locator("#strategy-list .strategy-tip").count() == len(tips) == 7
+        for tip in tips:
+            sec = pg.locator(f'#strategy-list .strategy-tip[data-tip="{tip.key}"]')
+            text = " ".join(sec.inner_text().split())
+            assert tip.title in text and tip.text in text
+            assert sec.locator(f'button[data-situation="{tip.situation_id}"]').inner_text() == (
+                tip.situation_title)
+            for e in tip.evidence:
+                assert e.sentence in text and e.figure in text and e.command in text
+        assert pg.evaluate("(() => { const d = document.getElementById('dlg-strategy');"
+                           " return d.scrollWidth <= d.clientWidth + 1; })()")
+        pg.screenshot(path=str(artifacts / f"strategy-{width}.png"), full_page=True)
+        # A tip's situation opens on the table, from the learner's seat.
+        late = next(t for t in tips if t.key == "safe-late")
+        pg.click(f'#strategy-list button[data-situation="{late.situation_id}"]')
+        pg.wait_for_selector(f'body[data-situation="{late.situation_id}"]')
