@@ -131,16 +131,25 @@ def test_every_knock_option_lists_every_least_deadwood_arrangement(client: TestC
     assert knocks > 0
 
 
-def test_a_declared_knock_is_accepted_and_recorded_with_its_melds(
-    client: TestClient, store: Store
-) -> None:
+def _knock_in_stored_match(
+    client: TestClient, store: Store, move: str
+) -> tuple[dict[str, str], str, dict[str, Any]]:
+    """Play ``move`` (a knock with the K♣) in the stored two-grouping position: the player's
+    headers, the match id and the hand's result."""
     token, match_id = stored_knock_choice(store)
     auth = {"Authorization": f"Bearer {token}"}
     before = _get(client, auth, match_id)
     r = client.post(f"/api/matches/{match_id}/moves",
-                    json={"move": OTHER_MOVE, "version": before["version"]}, headers=auth)
+                    json={"move": move, "version": before["version"]}, headers=auth)
     assert r.status_code == 200, r.text
-    result = r.json()["hand"]["result"]
+    result: dict[str, Any] = r.json()["hand"]["result"]
+    return auth, match_id, result
+
+
+def test_a_declared_knock_is_accepted_and_recorded_with_its_melds(
+    client: TestClient, store: Store
+) -> None:
+    auth, match_id, result = _knock_in_stored_match(client, store, OTHER_MOVE)
     assert result["kind"] == "knock" and result["knocker"] == "you"
     assert result["you"]["melds"] == OTHER_MELDS
     # The 9♥ extends 5-6-7-8♥: the computer lays it off (on the default grouping it could not).
@@ -159,13 +168,7 @@ def test_a_declared_knock_is_accepted_and_recorded_with_its_melds(
 def test_the_default_knock_lays_down_the_default_grouping(
     client: TestClient, store: Store
 ) -> None:
-    token, match_id = stored_knock_choice(store)
-    auth = {"Authorization": f"Bearer {token}"}
-    before = _get(client, auth, match_id)
-    r = client.post(f"/api/matches/{match_id}/moves",
-                    json={"move": "knock Kc", "version": before["version"]}, headers=auth)
-    assert r.status_code == 200, r.text
-    result = r.json()["hand"]["result"]
+    _auth, _match_id, result = _knock_in_stored_match(client, store, "knock Kc")
     assert result["you"]["melds"] == DEFAULT_MELDS and result["layoffs"] == []
 
 
