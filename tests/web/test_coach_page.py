@@ -12,7 +12,15 @@ import pytest
 
 from .conftest import Server
 from .helpers import choose
-from .test_page import MAX_STEPS, button_for, deal, open_table, state_of, wait_after
+from .test_page import (
+    MAX_STEPS,
+    button_for,
+    deal,
+    finish_hand_through_api,
+    open_table,
+    state_of,
+    wait_after,
+)
 
 
 @pytest.fixture()
@@ -194,15 +202,9 @@ def test_with_the_coach_off_decisions_are_assessed_ahead_and_the_review_streams(
         assert page.inner_text("#coach-slot") == ""  # the coach is off: no remark shown
     assert ahead >= 1
     # The rest of the hand through the API, then the review, asked for at the hand's end.
+    finish_hand_through_api(page, live_server, MAX_STEPS * 2)
     token = page.evaluate("localStorage.getItem('ginrummy.token')")
     auth = {"Authorization": f"Bearer {token}"}
-    for _ in range(MAX_STEPS * 2):
-        state = state_of(page, live_server)
-        if state["status"] != "playing":
-            break
-        r = httpx.post(f"{live_server.url}/api/matches/{state['id']}/moves", headers=auth,
-                       json={"move": choose(state), "version": state["version"]})
-        assert r.status_code == 200, r.text
     page.reload()
     page.wait_for_selector("body[data-ready=true]")
     page.wait_for_selector("#coach-review-ask")

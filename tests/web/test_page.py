@@ -73,6 +73,20 @@ def state_of(page: Any, server: Server) -> dict[str, Any]:
     return st
 
 
+def finish_hand_through_api(page: Any, server: Server, limit: int) -> None:
+    """Play the rest of the hand on the page's table through the API, with the page's own
+    token and :func:`choose`'s moves (at most ``limit`` moves); the page is not reloaded."""
+    token = page.evaluate("localStorage.getItem('ginrummy.token')")
+    auth = {"Authorization": f"Bearer {token}"}
+    for _ in range(limit):
+        state = state_of(page, server)
+        if state["status"] != "playing":
+            return
+        r = httpx.post(f"{server.url}/api/matches/{state['id']}/moves", headers=auth,
+                       json={"move": choose(state), "version": state["version"]})
+        assert r.status_code == 200, r.text
+
+
 def wait_after(page: Any, version: int) -> None:
     page.wait_for_function(
         f"document.body.dataset.version !== '{version}' && document.body.dataset.busy === 'false'"

@@ -15,13 +15,20 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
 from .conftest import Server
 from .helpers import choose
-from .test_page import button_for, deal, open_table, play_hand_by_clicks, state_of, wait_after
+from .test_page import (
+    button_for,
+    deal,
+    finish_hand_through_api,
+    open_table,
+    play_hand_by_clicks,
+    state_of,
+    wait_after,
+)
 from .test_page_match_end import stored_comeback
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
@@ -311,15 +318,7 @@ def test_axe_finds_nothing_serious_in_a_lesson_or_the_coach_review(
     deal(page)
     # The coach's review at a hand's end (played through the API with the page's token).
     page.click("#coach-toggle")
-    token = page.evaluate("localStorage.getItem('ginrummy.token')")
-    auth = {"Authorization": f"Bearer {token}"}
-    for _ in range(200):
-        state = state_of(page, live_server)
-        if state["hand"]["result"]:
-            break
-        r = httpx.post(f"{live_server.url}/api/matches/{state['id']}/moves", headers=auth,
-                       json={"move": choose(state), "version": state["version"]})
-        assert r.status_code == 200, r.text
+    finish_hand_through_api(page, live_server, 200)
     page.reload()
     page.wait_for_selector("body[data-ready=true]")
     page.wait_for_selector("#coach-review .coach-summary")
