@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from . import __version__
+from .commands.db import db
 from .commands.learn import learn
 from .commands.play import play
 from .commands.replay import replay
@@ -32,6 +33,7 @@ main.add_command(verify)
 main.add_command(serve)
 main.add_command(learn)
 main.add_command(strategy)
+main.add_command(db)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -12,8 +12,11 @@ find the version it expects changes nothing and raises :class:`ConflictError`.
 
 A match dealt from sealed deals also has a row in ``match_seals``: the private state of its
 :class:`~ginrummy.sealer.DealSealer` (the server seeds, unrevealed ones included), saved in the
-same transaction as the record. It is a table of its own so that databases written before sealed
-deals gain it with ``create_all`` and their matches stay loadable (they have no row: unsealed).
+same transaction as the record. Matches written before sealed deals have no row (unsealed).
+
+The schema is managed by Alembic migrations (:mod:`ginrummy.migrations`): ``Store(url)`` brings
+the database to the newest revision first; ``Store(url, migrate=False)`` (a web worker, which
+must not race other workers on the schema) refuses a database that is not there yet.
 
 >>> store = Store("sqlite://")
 >>> player, token = store.create_player("Ann")
@@ -243,10 +246,24 @@ _INFO_FIELDS = (
 class Store:
     """The repository of saved games over one SQLAlchemy engine."""
 
-    def __init__(self, url: str | None = None, *, echo: bool = False) -> None:
+    def __init__(
+        self, url: str | None = None, *, echo: bool = False, migrate: bool = True
+    ) -> None:
+        """Open the database at ``url`` (default: :func:`default_url`). ``migrate``: bring its
+        schema to the newest revision first; else raise
+        :class:`~ginrummy.migrations.SchemaError` unless it is already there."""
+        from . import migrations
+
         self.url = url or default_url()
         self.engine = _make_engine(self.url, echo=echo)
-        _Base.metadata.create_all(self.engine)
+        try:
+            if migrate:
+                migrations.upgrade(self.engine)
+            else:
+                migrations.check(self.engine)
+        except BaseException:
+            self.engine.dispose()
+            raise
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     @contextmanager

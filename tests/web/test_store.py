@@ -25,12 +25,15 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
         s = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
     else:
         url = request.getfixturevalue("pg_url")
-        s = Store(url)
-        # Each test starts from empty tables on the shared cluster.
-        from ginrummy.store import _Base
+        # Each test starts from an empty database on the shared cluster, migrated by Store.
+        from sqlalchemy import MetaData, create_engine
 
-        _Base.metadata.drop_all(s.engine)
-        _Base.metadata.create_all(s.engine)
+        engine = create_engine(url)
+        old = MetaData()
+        old.reflect(engine)
+        old.drop_all(engine)
+        engine.dispose()
+        s = Store(url)
     yield s
     s.close()
 

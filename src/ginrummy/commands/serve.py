@@ -1,13 +1,38 @@
-"""``ginrummy serve``: start the web table and print the address to open."""
+"""``ginrummy serve``: start the web table and print the address to open.
+
+With ``--workers N`` the schema is brought up to date once, here, and then N uvicorn worker
+processes share the one listening socket made by :func:`bind_socket`; each builds its app with
+:func:`worker_app` from the settings this process leaves in its environment, opening the
+database without touching its schema. uvicorn's supervisor starts a new worker when one dies.
+"""
 
 from __future__ import annotations
 
+import os
 import socket
+from typing import TYPE_CHECKING
 
 import click
 
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
 #: How many ports after the asked one are tried when it is taken.
 PORT_TRIES = 50
+
+#: The environment variables that carry the settings to worker processes.
+ENV_DB, ENV_AGENT = "GINRUMMY_DB_URL", "GINRUMMY_AGENT"
+
+
+def worker_app() -> FastAPI:
+    """The app of one worker process (a uvicorn factory): the database and opponent policy
+    from :data:`ENV_DB` and :data:`ENV_AGENT`; a database not at the newest schema revision is
+    refused (the parent upgraded it before starting the workers)."""
+    from ..store import Store
+    from ..web import create_app
+
+    store = Store(os.environ[ENV_DB], migrate=False)
+    return create_app(store=store, agent=os.environ.get(ENV_AGENT) or None)
 
 
 def bind_socket(host: str, port: int, *, tries: int = PORT_TRIES) -> socket.socket:
@@ -52,7 +77,12 @@ def url_of(sock: socket.socket) -> str:
               help="Also offer a PettingZoo-style policy as opponent level 'agent': ATTR of "
               "MODULE, called as policy(observation, action_mask) -> action (see docs/env.md; "
               "needs the env extra).")
-def serve(host: str, port: int, db_url: str | None, agent: str | None) -> None:
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="worker processes sharing the port (the database is shared: use "
+              "PostgreSQL, or SQLite for a few)")
+def serve(
+    host: str, port: int, db_url: str | None, agent: str | None, workers: int
+) -> None:
     """Start the web table: play gin rummy against the computer in your browser."""
     import uvicorn
 
@@ -70,21 +100,35 @@ def serve(host: str, port: int, db_url: str | None, agent: str | None) -> None:
             raise click.BadParameter(str(exc), param_hint="--opponent-module") from None
 
     try:
-        store = Store(db_url)
+        store = Store(db_url)  # the schema is brought up to date here, once
     except Exception as exc:  # a bad URL or an unreachable database: say which
         raise click.ClickException(f"cannot open the database {db_url!r}: {exc}") from None
-    app = create_app(store=store, agent=agent)
     sock = bind_socket(host, port)
     address = url_of(sock)
     click.echo(f"Gin rummy is ready: open {address}")
     click.echo(f"Saved games: {store.url}")
     if agent is not None:
         click.echo(f"Opponent level 'agent': {agent}")
+    if workers > 1:
+        click.echo(f"Worker processes: {workers}")
     click.echo("Press Ctrl+C to stop.")
-    config = uvicorn.Config(app, log_level="warning", access_log=False)
-    server = uvicorn.Server(config)
     try:
-        server.run(sockets=[sock])
+        if workers == 1:
+            app = create_app(store=store, agent=agent)
+            config = uvicorn.Config(app, log_level="warning", access_log=False)
+            uvicorn.Server(config).run(sockets=[sock])
+        else:
+            from uvicorn.supervisors import Multiprocess
+
+            url = store.url
+            store.close()
+            os.environ[ENV_DB] = url
+            os.environ[ENV_AGENT] = agent or ""
+            config = uvicorn.Config(
+                f"{__name__}:worker_app", factory=True, workers=workers,
+                log_level="warning", access_log=False,
+            )
+            Multiprocess(config, sockets=[sock]).run()
     finally:
         sock.close()
         store.close()

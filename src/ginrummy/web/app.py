@@ -8,6 +8,7 @@ are read.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -35,6 +36,10 @@ __all__ = ["create_app", "MAX_BODY", "STATIC"]
 MAX_BODY = 8 * 1024
 
 STATIC = Path(__file__).with_name("static")
+
+#: A random name for this process, answered by ``GET /api/health`` (with several workers it
+#: tells which one answered).
+WORKER = secrets.token_hex(6)
 
 _CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -165,6 +170,10 @@ def create_app(
     @app.exception_handler(RequestValidationError)
     async def _invalid(_r: Request, exc: RequestValidationError) -> JSONResponse:
         return _error(422, _validation_message(exc))
+
+    @app.get("/api/health", include_in_schema=False)
+    def health() -> dict[str, object]:
+        return {"ok": True, "worker": WORKER}
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:

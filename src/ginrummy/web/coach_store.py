@@ -1,6 +1,7 @@
 """Where the web table keeps the coach's remarks: one row per assessed decision of a match.
 
-A table of its own, created beside the store's tables on the same database, so a review lists
+A table of its own beside the store's tables on the same database (created by the store's
+migrations, :mod:`ginrummy.migrations`, like every other table), so a review lists
 the remarks made during play without assessing anything twice. Rows are plain JSON of
 :meth:`ginrummy.coach.Assessment.as_dict`; writing one never touches the match's row or its
 version, so a remark computed after a move can never make the next move stale.
@@ -40,7 +41,6 @@ class CoachNotes:
     """The coach's remarks of every match, over a :class:`~ginrummy.store.Store`'s engine."""
 
     def __init__(self, store: Store) -> None:
-        _Base.metadata.create_all(store.engine)
         self._sessions = sessionmaker(store.engine, expire_on_commit=False)
 
     def get(self, match_id: str, hand: int) -> dict[int, tuple[int, Assessment]]:

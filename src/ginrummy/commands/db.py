@@ -1,0 +1,67 @@
+"""``ginrummy db``: the web table's database: bring its schema up to date, say where it is."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
+
+_DB_OPTION = click.option(
+    "--db", "db_url", default=None, metavar="URL",
+    help="SQLAlchemy database URL (default: the SQLite file in your data directory)",
+)
+
+
+@click.group()
+def db() -> None:
+    """The web table's database (the schema's migrations)."""
+
+
+def _engine(db_url: str | None) -> Engine:
+    from ..store import _make_engine, default_url
+
+    try:
+        return _make_engine(db_url or default_url(), echo=False)
+    except Exception as exc:
+        raise click.ClickException(f"cannot open the database {db_url!r}: {exc}") from None
+
+
+@db.command()
+@_DB_OPTION
+def upgrade(db_url: str | None) -> None:
+    """Bring the database's schema to the newest revision (``serve`` does it too)."""
+    from .. import migrations
+
+    engine = _engine(db_url)
+    try:
+        before = migrations.current(engine)
+        after = migrations.upgrade(engine)
+    except Exception as exc:
+        raise click.ClickException(f"cannot upgrade the database: {exc}") from None
+    finally:
+        engine.dispose()
+    if before == after:
+        click.echo(f"The database is at revision {after} already (the newest).")
+    else:
+        click.echo(f"Upgraded the database from revision {before or 'none'} to {after}.")
+
+
+@db.command()
+@_DB_OPTION
+def current(db_url: str | None) -> None:
+    """Print the database's schema revision and the newest one."""
+    from .. import migrations
+
+    engine = _engine(db_url)
+    try:
+        found = migrations.current(engine)
+    except Exception as exc:
+        raise click.ClickException(f"cannot read the database: {exc}") from None
+    finally:
+        engine.dispose()
+    wanted = migrations.head()
+    state = "up to date" if found == wanted else "run 'ginrummy db upgrade'"
+    click.echo(f"revision {found or 'none'} (newest: {wanted}): {state}")
