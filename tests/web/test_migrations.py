@@ -14,7 +14,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from click.testing import CliRunner
 from sqlalchemy import create_engine, inspect, text
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Engine
 
 from ginrummy import migrations
 from ginrummy.cli import main
@@ -23,6 +23,7 @@ from ginrummy.web.schemas import MatchState, NewMatchIn
 from ginrummy.web.service import TableService
 
 from .helpers import choose
+from .pg_databases import new_pg_database
 
 SCHEMA_0001 = Path(__file__).with_name("schema_0001")
 
@@ -33,20 +34,7 @@ def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'games.sqlite3'}"
         return
-    yield from _new_pg_database(request.getfixturevalue("pg_url"))
-
-
-def _new_pg_database(cluster: str) -> Iterator[str]:
-    name = "t_" + secrets.token_hex(6)
-    admin = create_engine(cluster, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f"CREATE DATABASE {name}"))
-    try:
-        yield make_url(cluster).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f"DROP DATABASE {name} WITH (FORCE)"))
-        admin.dispose()
+    yield from new_pg_database(request.getfixturevalue("pg_url"))
 
 
 def _play(service: TableService, player: PlayerInfo, state: MatchState, moves: int) -> MatchState:
