@@ -40,6 +40,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -47,9 +48,11 @@ from sqlalchemy import (
     event,
     func,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
@@ -60,6 +63,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ConflictError",
+    "UnfinishedMatchError",
     "HandSummary",
     "RecentMatch",
     "MatchInfo",
@@ -76,6 +80,13 @@ NAME_LENGTH = 40
 
 class ConflictError(Exception):
     """A save found the match changed since it was read (another tab or request won)."""
+
+
+class UnfinishedMatchError(ConflictError):
+    """A new unfinished match for a player who has one already, without abandoning it."""
+
+#: Where a match counts as unfinished: at most one such match per player (a unique index).
+PLAYING = "status = 'playing'"
 
 
 def default_url() -> str:
@@ -111,6 +122,11 @@ class _Player(_Base):
 
 class _Match(_Base):
     __tablename__ = "matches"
+    __table_args__ = (
+        # At most one unfinished match per player, whatever the processes do (revision 0002).
+        Index("uq_matches_one_playing", "player_id", unique=True,
+              sqlite_where=text(PLAYING), postgresql_where=text(PLAYING)),
+    )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
@@ -313,17 +329,51 @@ class Store:
         abandon_others: bool = True,
         seals: str | None = None,
     ) -> MatchInfo:
-        """Save a new match; the player's unfinished matches become ``abandoned`` first.
+        """Save a new match; the player's unfinished match becomes ``abandoned`` first (see
+        :meth:`_abandon_unfinished`). With ``abandon_others=False`` a new unfinished match
+        for a player who has one raises :class:`UnfinishedMatchError`, changing nothing.
 
         ``seals`` is the sealed-deal private state, kept beside the record (see the module)."""
+        for attempt in range(3):
+            try:
+                return self._insert_match(
+                    player_id=player_id, level=level, profile=profile, rules=rules,
+                    hollywood=hollywood, deal_seed=deal_seed, record=record, status=status,
+                    scores=scores, winner=winner, hands=hands, abandon_others=abandon_others,
+                    seals=seals,
+                )
+            except IntegrityError:
+                # The one-unfinished-match index refused the insert: another request made an
+                # unfinished match after ours looked (possible only without the player lock,
+                # which SQLite does not take). Abandoning again settles it; a bounded retry.
+                if not abandon_others or attempt == 2:
+                    raise UnfinishedMatchError(
+                        "You already have an unfinished match; finish it or start a new one "
+                        "over it."
+                    ) from None
+        raise AssertionError("unreachable")
+
+    def _insert_match(
+        self,
+        *,
+        player_id: int,
+        level: str,
+        profile: str,
+        rules: str,
+        hollywood: bool,
+        deal_seed: str,
+        record: str,
+        status: str,
+        scores: tuple[int, int],
+        winner: int | None,
+        hands: Sequence[HandSummary],
+        abandon_others: bool,
+        seals: str | None,
+    ) -> MatchInfo:
         now = _now()
         with self._tx() as s:
             if abandon_others:
-                s.execute(
-                    update(_Match)
-                    .where(_Match.player_id == player_id, _Match.status == "playing")
-                    .values(status="abandoned", version=_Match.version + 1, updated_at=now)
-                )
+                self._abandon_unfinished(s, player_id, now)
             row = _Match(
                 id=secrets.token_urlsafe(12),
                 player_id=player_id,
@@ -350,6 +400,20 @@ class Store:
                 s.add(_Seal(match_id=row.id, state=seals))
             s.flush()
             return _info(row)
+
+    @staticmethod
+    def _abandon_unfinished(s: Session, player_id: int, now: dt.datetime) -> None:
+        """The rule "one unfinished match per player", kept in one place: lock the player's
+        row for the rest of the transaction (``SELECT ... FOR UPDATE``; SQLite serializes
+        writers anyway), so two starts for one player run one after the other, then mark
+        their unfinished match ``abandoned``. The partial unique index on ``matches`` backs it
+        up in the database itself."""
+        s.execute(select(_Player.id).where(_Player.id == player_id).with_for_update())
+        s.execute(
+            update(_Match)
+            .where(_Match.player_id == player_id, _Match.status == "playing")
+            .values(status="abandoned", version=_Match.version + 1, updated_at=now)
+        )
 
     def get_match(self, player_id: int, match_id: str) -> MatchInfo | None:
         """The match if it exists and belongs to this player (else ``None``: no hint either way)."""

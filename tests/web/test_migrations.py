@@ -176,3 +176,29 @@ def test_db_upgrade_and_current_commands(empty_url: str) -> None:
     assert result.exit_code == 0 and "up to date" in result.output
     result = runner.invoke(main, ["db", "upgrade", "--db", empty_url])
     assert result.exit_code == 0 and "already" in result.output
+
+
+def test_an_old_database_with_two_unfinished_matches_keeps_the_latest(empty_url: str) -> None:
+    """Racing starts on the code before revision 0002 could leave a player two unfinished
+    matches; the upgrade abandons all but the one played last, then adds the index."""
+    dialect = "postgresql" if empty_url.startswith("postgresql") else "sqlite"
+    old = create_engine(empty_url)
+    with old.begin() as conn:
+        for statement in filter(str.strip, (SCHEMA_0001 / f"{dialect}.sql").read_text().split(";")):
+            conn.execute(text(statement))
+        conn.execute(text("INSERT INTO players (id, token_hash, name, created_at) "
+                          "VALUES (1, 'h', 'Ann', '2026-01-01 00:00:00')"))
+        for mid, when in (("older", "2026-01-02 00:00:00"), ("newer", "2026-01-03 00:00:00")):
+            conn.execute(
+                text("INSERT INTO matches VALUES (:id, 1, 'easy', 'traditional', 'r', false, "
+                     "'playing', 3, 's', 0, 0, 0, NULL, :when, :when, 'record')"),
+                {"id": mid, "when": when},
+            )
+    old.dispose()
+    store = Store(empty_url)
+    try:
+        got = {m.id: (m.status, m.version) for m in
+               store.list_matches(1, statuses=("playing", "abandoned"))}
+        assert got == {"newer": ("playing", 3), "older": ("abandoned", 4)}
+    finally:
+        store.close()

@@ -122,3 +122,37 @@ def test_two_workers_answer_and_a_match_survives_a_worker_killed(server: Server)
             break
         state = _step(url, auth, state)
     assert state["version"] > acknowledged["version"]
+
+
+def test_simultaneous_starts_on_two_workers_leave_one_match_playing(server: Server) -> None:
+    import threading
+
+    url = server.url
+    assert len(_workers_seen(url, 2)) == 2
+    token = httpx.post(url + "/api/players", json={"name": "Ann"}, timeout=30).json()["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    for _ in range(10):
+        start = threading.Barrier(2)
+        codes: list[int] = []
+        made: list[str] = []
+
+        def go(start: threading.Barrier = start, codes: list[int] = codes,
+               made: list[str] = made) -> None:
+            with httpx.Client(base_url=url, headers=auth, timeout=30) as client:
+                client.get("/api/health")  # connected before the race starts
+                start.wait()
+                r = client.post("/api/matches", json={"level": "random"})
+            codes.append(r.status_code)
+            if r.status_code == 201:
+                made.append(r.json()["id"])
+
+        threads = [threading.Thread(target=go) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(codes) in ([201, 201], [201, 409])
+        statuses = [httpx.get(f"{url}/api/matches/{m}", headers=auth, timeout=30).json()["status"]
+                    for m in made]
+        unfinished = [s for s in statuses if s != "abandoned"]
+        assert len(unfinished) == 1, statuses

@@ -21,7 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
 from ..errors import GinRummyError
-from ..store import ConflictError, Store
+from ..store import ConflictError, Store, UnfinishedMatchError
 from .coach_routes import lessons_router as coach_lessons_router
 from .coach_routes import router as coach_router
 from .coach_service import CoachService, NoSuchDecision
@@ -163,6 +163,7 @@ def create_app(
         (NoSuchDecision, 404, None),
         (Conflict, 409, None),
         (ConflictError, 409, "The table changed while this move was played; reload it."),
+        (UnfinishedMatchError, 409, None),
     ]
     for kind, status, message in answers:
         app.add_exception_handler(kind, _answer(status, message))
