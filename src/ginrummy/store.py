@@ -14,6 +14,10 @@ A match dealt from sealed deals also has a row in ``match_seals``: the private s
 :class:`~ginrummy.sealer.DealSealer` (the server seeds, unrevealed ones included), saved in the
 same transaction as the record. Matches written before sealed deals have no row (unsealed).
 
+The live secrets (a match's record, which lists the decks of its hands, its deal seed, and its
+sealed-deal private state) are stored encrypted with the server's key
+(:mod:`ginrummy.store_keys`); a copy of the database shows no hand in play.
+
 The schema is managed by Alembic migrations (:mod:`ginrummy.migrations`): ``Store(url)`` brings
 the database to the newest revision first; ``Store(url, migrate=False)`` (a web worker, which
 must not race other workers on the schema) refuses a database that is not there yet.
@@ -57,6 +61,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sess
 from sqlalchemy.pool import StaticPool
 
 from .fields import same_fields
+from .store_keys import PREFIX as _SEALED
+from .store_keys import SecretBox, SecretKeyError, load_keys
 
 if TYPE_CHECKING:
     from .settle import HandResult
@@ -69,6 +75,7 @@ __all__ = [
     "MatchInfo",
     "PlayerInfo",
     "PlayerStats",
+    "SecretKeyError",
     "Store",
     "default_url",
     "hash_token",
@@ -76,6 +83,7 @@ __all__ = [
 
 #: Longest player name kept.
 NAME_LENGTH = 40
+
 
 
 class ConflictError(Exception):
@@ -136,7 +144,7 @@ class _Match(_Base):
     hollywood: Mapped[bool] = mapped_column(Boolean)
     status: Mapped[str] = mapped_column(String(12), index=True)
     version: Mapped[int] = mapped_column(Integer)
-    deal_seed: Mapped[str] = mapped_column(String(64))
+    deal_seed: Mapped[str] = mapped_column(Text)  # encrypted (revision 0003)
     hands_played: Mapped[int] = mapped_column(Integer)
     score_0: Mapped[int] = mapped_column(Integer)
     score_1: Mapped[int] = mapped_column(Integer)
@@ -245,16 +253,17 @@ class PlayerStats:
     recent: tuple[RecentMatch, ...]
 
 
-def _info(row: _Match) -> MatchInfo:
+def _info(row: _Match, box: SecretBox) -> MatchInfo:
     return MatchInfo(
         **same_fields(row, _INFO_FIELDS),
+        deal_seed=box.open(row.deal_seed),
         scores=(row.score_0, row.score_1),
     )
 
 
 #: The listing columns a :class:`MatchInfo` copies from its row as they are.
 _INFO_FIELDS = (
-    "id player_id level profile rules hollywood status version deal_seed hands_played winner "
+    "id player_id level profile rules hollywood status version hands_played winner "
     "created_at updated_at"
 )
 
@@ -263,14 +272,23 @@ class Store:
     """The repository of saved games over one SQLAlchemy engine."""
 
     def __init__(
-        self, url: str | None = None, *, echo: bool = False, migrate: bool = True
+        self,
+        url: str | None = None,
+        *,
+        echo: bool = False,
+        migrate: bool = True,
+        key_file: str | os.PathLike[str] | None = None,
+        keys: SecretBox | None = None,
     ) -> None:
         """Open the database at ``url`` (default: :func:`default_url`). ``migrate``: bring its
         schema to the newest revision first; else raise
-        :class:`~ginrummy.migrations.SchemaError` unless it is already there."""
+        :class:`~ginrummy.migrations.SchemaError` unless it is already there. The secrets'
+        keys are ``keys``, or found by :func:`~ginrummy.store_keys.load_keys` (``key_file``);
+        keys that do not open the stored secrets raise :class:`SecretKeyError` here."""
         from . import migrations
 
         self.url = url or default_url()
+        self.secrets = keys or load_keys(self.url, key_file)
         self.engine = _make_engine(self.url, echo=echo)
         try:
             if migrate:
@@ -281,6 +299,11 @@ class Store:
             self.engine.dispose()
             raise
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        try:
+            self.check_keys()
+        except BaseException:
+            self.engine.dispose()
+            raise
 
     @contextmanager
     def _tx(self) -> Iterator[Session]:
@@ -289,6 +312,52 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def check_keys(self) -> None:
+        """Raise :class:`SecretKeyError` unless the keys open the newest encrypted secret
+        (so a server given the wrong key stops at start, with the reason)."""
+        with self._tx() as s:
+            sample = s.scalars(
+                select(_Match.deal_seed)
+                .where(_Match.deal_seed.startswith(_SEALED))
+                .order_by(_Match.updated_at.desc())
+                .limit(1)
+            ).first()
+        if sample is not None:
+            self.secrets.open(sample)
+
+    def rotate_keys(self, batch: int = 200) -> int:
+        """Encrypt every stored secret with the current key (plain ones from before
+        encryption too), a batch of matches per transaction; returns how many matches were
+        rewritten. Safe beside a running server: a match saved meanwhile (its version moved
+        on) was written with the current key already and is left as it is."""
+        done, after = 0, ""
+        while True:
+            with self._tx() as s:
+                rows = s.execute(
+                    select(_Match.id, _Match.version, _Match.deal_seed, _Match.record, _Seal.state)
+                    .outerjoin(_Seal, _Seal.match_id == _Match.id)
+                    .where(_Match.id > after)
+                    .order_by(_Match.id)
+                    .limit(batch)
+                ).all()
+                for mid, version, seed, record, state in rows:
+                    result = s.execute(
+                        update(_Match)
+                        .where(_Match.id == mid, _Match.version == version)
+                        .values(deal_seed=self.secrets.rotate(seed),
+                                record=self.secrets.rotate(record))
+                    )
+                    done += getattr(result, "rowcount", 1)
+                    if state is not None:
+                        s.execute(
+                            update(_Seal)
+                            .where(_Seal.match_id == mid, _Seal.state == state)
+                            .values(state=self.secrets.rotate(state))
+                        )
+            if len(rows) < batch:
+                return done
+            after = rows[-1][0]
 
     # Players.
 
@@ -383,23 +452,23 @@ class Store:
                 hollywood=hollywood,
                 status=status,
                 version=1,
-                deal_seed=deal_seed,
+                deal_seed=self.secrets.seal(deal_seed),
                 hands_played=len(hands),
                 score_0=scores[0],
                 score_1=scores[1],
                 winner=winner,
                 created_at=now,
                 updated_at=now,
-                record=record,
+                record=self.secrets.seal(record),
             )
             s.add(row)
             s.flush()
             for h in hands:
                 s.add(_hand_row(row.id, player_id, h))
             if seals is not None:
-                s.add(_Seal(match_id=row.id, state=seals))
+                s.add(_Seal(match_id=row.id, state=self.secrets.seal(seals)))
             s.flush()
-            return _info(row)
+            return _info(row, self.secrets)
 
     @staticmethod
     def _abandon_unfinished(s: Session, player_id: int, now: dt.datetime) -> None:
@@ -421,7 +490,7 @@ class Store:
             row = s.get(_Match, match_id)
             if row is None or row.player_id != player_id:
                 return None
-            return _info(row)
+            return _info(row, self.secrets)
 
     def load_record(self, match_id: str) -> tuple[int, str]:
         """The match's version and record text, read together."""
@@ -429,7 +498,7 @@ class Store:
             row = s.execute(
                 select(_Match.version, _Match.record).where(_Match.id == match_id)
             ).one()
-        return row[0], row[1]
+        return row[0], self.secrets.open(row[1])
 
     def load_match(self, match_id: str) -> tuple[int, str, str | None]:
         """The match's version, record text and sealed-deal private state (``None`` for a
@@ -440,7 +509,8 @@ class Store:
                 .outerjoin(_Seal, _Seal.match_id == _Match.id)
                 .where(_Match.id == match_id)
             ).one()
-        return row[0], row[1], row[2]
+        seals = self.secrets.open(row[2]) if row[2] is not None else None
+        return row[0], self.secrets.open(row[1]), seals
 
     def save_match(
         self,
@@ -466,7 +536,7 @@ class Store:
                 update(_Match)
                 .where(_Match.id == match_id, _Match.version == expected_version)
                 .values(
-                    record=record,
+                    record=self.secrets.seal(record),
                     status=status,
                     hands_played=hands_played,
                     score_0=scores[0],
@@ -483,11 +553,12 @@ class Store:
             for h in new_hands:
                 s.add(_hand_row(match_id, row.player_id, h))
             if seals is not None:
+                sealed = self.secrets.seal(seals)
                 seal = s.get(_Seal, match_id)
                 if seal is None:
-                    s.add(_Seal(match_id=match_id, state=seals))
+                    s.add(_Seal(match_id=match_id, state=sealed))
                 else:
-                    seal.state = seals
+                    seal.state = sealed
         return expected_version + 1
 
     def current_match(self, player_id: int) -> MatchInfo | None:
@@ -499,7 +570,7 @@ class Store:
                 .order_by(_Match.updated_at.desc())
                 .limit(1)
             ).first()
-            return _info(row) if row else None
+            return _info(row, self.secrets) if row else None
 
     def list_matches(
         self, player_id: int, *, statuses: Sequence[str] = ("over",), limit: int = 100
@@ -512,7 +583,7 @@ class Store:
                 .order_by(_Match.updated_at.desc())
                 .limit(limit)
             ).all()
-            return [_info(r) for r in rows]
+            return [_info(r, self.secrets) for r in rows]
 
     def hands_of(self, match_id: str) -> list[HandSummary]:
         with self._tx() as s:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from cryptography.fernet import Fernet
 from fastapi.testclient import TestClient
 
 from ginrummy.store import Store
@@ -179,6 +180,9 @@ def pg_url() -> Iterator[str]:
     except subprocess.CalledProcessError as exc:
         shutil.rmtree(folder, ignore_errors=True)
         pytest.fail(f"could not start PostgreSQL: {exc.stderr or exc.stdout}")
+    # The store keeps live secrets encrypted and wants a key for PostgreSQL: one for the
+    # cluster's life (servers started by the tests inherit it).
+    os.environ.setdefault("GINRUMMY_SECRET_KEY", Fernet.generate_key().decode())
     try:
         yield f"postgresql+psycopg://{user}@127.0.0.1:{port}/postgres"
     finally:

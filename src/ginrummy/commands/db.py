@@ -65,3 +65,37 @@ def current(db_url: str | None) -> None:
     wanted = migrations.head()
     state = "up to date" if found == wanted else "run 'ginrummy db upgrade'"
     click.echo(f"revision {found or 'none'} (newest: {wanted}): {state}")
+
+
+@db.command("new-key")
+def new_key() -> None:
+    """Print a fresh key for the live secrets (for GINRUMMY_SECRET_KEY or a key file)."""
+    from ..store_keys import generate_key
+
+    click.echo(generate_key())
+
+
+@db.command("rotate-key")
+@_DB_OPTION
+@click.option("--key-file", default=None, metavar="PATH",
+              type=click.Path(dir_okay=False, path_type=str),
+              help="the keys, one a line, the new one first (default: GINRUMMY_SECRET_KEY, "
+              "or for SQLite the key file beside the database)")
+def rotate_key(db_url: str | None, key_file: str | None) -> None:
+    """Re-encrypt every live secret with the current (first) key, and encrypt those stored
+    plain before encryption existed. Every key still in use must be listed after it."""
+    from ..store import SecretKeyError, Store
+
+    try:
+        store = Store(db_url, key_file=key_file)
+    except SecretKeyError as exc:
+        raise click.ClickException(str(exc)) from None
+    except Exception as exc:
+        raise click.ClickException(f"cannot open the database {db_url!r}: {exc}") from None
+    try:
+        done = store.rotate_keys()
+    except SecretKeyError as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        store.close()
+    click.echo(f"Re-encrypted the secrets of {done} match(es) with the current key.")

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 PORT_TRIES = 50
 
 #: The environment variables that carry the settings to worker processes.
-ENV_DB, ENV_AGENT = "GINRUMMY_DB_URL", "GINRUMMY_AGENT"
+ENV_DB, ENV_AGENT, ENV_KEY_FILE = "GINRUMMY_DB_URL", "GINRUMMY_AGENT", "GINRUMMY_KEY_FILE"
 
 
 def worker_app() -> FastAPI:
@@ -31,7 +31,8 @@ def worker_app() -> FastAPI:
     from ..store import Store
     from ..web import create_app
 
-    store = Store(os.environ[ENV_DB], migrate=False)
+    store = Store(os.environ[ENV_DB], migrate=False,
+                  key_file=os.environ.get(ENV_KEY_FILE) or None)
     return create_app(store=store, agent=os.environ.get(ENV_AGENT) or None)
 
 
@@ -77,17 +78,23 @@ def url_of(sock: socket.socket) -> str:
               help="Also offer a PettingZoo-style policy as opponent level 'agent': ATTR of "
               "MODULE, called as policy(observation, action_mask) -> action (see docs/env.md; "
               "needs the env extra).")
+@click.option("--key-file", default=None, metavar="PATH",
+              type=click.Path(dir_okay=False, path_type=str),
+              help="file of the keys that encrypt live secrets in the database, one a line, "
+              "current first (default: GINRUMMY_SECRET_KEY, or for SQLite a key file beside "
+              "the database, made on first start)")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="worker processes sharing the port (the database is shared: use "
               "PostgreSQL, or SQLite for a few)")
 def serve(
-    host: str, port: int, db_url: str | None, agent: str | None, workers: int
+    host: str, port: int, db_url: str | None, agent: str | None, key_file: str | None,
+    workers: int,
 ) -> None:
     """Start the web table: play gin rummy against the computer in your browser."""
     import uvicorn
 
     from ..errors import GinRummyError
-    from ..store import Store
+    from ..store import SecretKeyError, Store
     from ..web import create_app
 
     if agent is not None:  # refuse a bad reference before anything starts
@@ -100,7 +107,9 @@ def serve(
             raise click.BadParameter(str(exc), param_hint="--opponent-module") from None
 
     try:
-        store = Store(db_url)  # the schema is brought up to date here, once
+        store = Store(db_url, key_file=key_file)  # the schema is brought up to date here, once
+    except SecretKeyError as exc:
+        raise click.ClickException(str(exc)) from None
     except Exception as exc:  # a bad URL or an unreachable database: say which
         raise click.ClickException(f"cannot open the database {db_url!r}: {exc}") from None
     sock = bind_socket(host, port)
@@ -124,6 +133,7 @@ def serve(
             store.close()
             os.environ[ENV_DB] = url
             os.environ[ENV_AGENT] = agent or ""
+            os.environ[ENV_KEY_FILE] = os.path.abspath(key_file) if key_file else ""
             config = uvicorn.Config(
                 f"{__name__}:worker_app", factory=True, workers=workers,
                 log_level="warning", access_log=False,

@@ -78,10 +78,24 @@ def check(engine: Engine) -> None:
 def upgrade(engine: Engine) -> str:
     """Bring the database to :func:`head` (safe when several processes do it at once);
     returns the revision it is at."""
-    with _file_lock(engine), engine.begin() as conn:
-        if conn.dialect.name == "postgresql":
-            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_LOCK_KEY})
-        command.upgrade(_config(conn), "head")
+    with _file_lock(engine), engine.connect() as conn:
+        sqlite = conn.dialect.name == "sqlite"
+        if sqlite:
+            # A table rebuilt by a migration (SQLite's way to change a column) must not
+            # cascade into the rows that refer to it; this pragma works only outside a
+            # transaction, so it comes first, and is set back before the connection returns.
+            conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            conn.commit()
+        try:
+            with conn.begin():
+                if conn.dialect.name == "postgresql":
+                    conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_LOCK_KEY})
+                command.upgrade(_config(conn), "head")
+        finally:
+            if sqlite:
+                conn.rollback()
+                conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+                conn.commit()
     return head()
 
 
