@@ -96,6 +96,13 @@ class UnfinishedMatchError(ConflictError):
 #: Where a match counts as unfinished: at most one such match per player (a unique index).
 PLAYING = "status = 'playing'"
 
+#: The statuses of the matches that count in the history and the statistics: finished ones and
+#: abandoned ones (forfeits: a player cannot drop a losing match to keep a clean record).
+COUNTED = ("over", "abandoned")
+
+#: The winner of a forfeit: the computer's seat (the person is seat 0).
+FORFEIT_WINNER = 1
+
 
 def default_url() -> str:
     """The SQLite file in the user's data directory (created on first use)."""
@@ -237,12 +244,14 @@ class RecentMatch:
 
 @dataclass(frozen=True)
 class PlayerStats:
-    """One player's figures over their finished matches (seat 0 is the person); also the
-    answer of ``GET /api/stats`` as it is. ``recent``: final totals, oldest first."""
+    """One player's figures over their finished and forfeited matches (seat 0 is the person;
+    a forfeit is a lost match, counted in ``matches_lost`` too); also the answer of
+    ``GET /api/stats`` as it is. ``recent``: final totals, oldest first."""
 
     matches: int
     matches_won: int
     matches_lost: int
+    forfeits: int
     hands: int
     hands_won: int
     gins: int
@@ -475,13 +484,15 @@ class Store:
         """The rule "one unfinished match per player", kept in one place: lock the player's
         row for the rest of the transaction (``SELECT ... FOR UPDATE``; SQLite serializes
         writers anyway), so two starts for one player run one after the other, then mark
-        their unfinished match ``abandoned``. The partial unique index on ``matches`` backs it
-        up in the database itself."""
+        their unfinished match ``abandoned``: a forfeit, so the computer (seat 1) is its
+        winner and it counts as a loss in the history and the statistics. The partial unique
+        index on ``matches`` backs the rule up in the database itself."""
         s.execute(select(_Player.id).where(_Player.id == player_id).with_for_update())
         s.execute(
             update(_Match)
             .where(_Match.player_id == player_id, _Match.status == "playing")
-            .values(status="abandoned", version=_Match.version + 1, updated_at=now)
+            .values(status="abandoned", winner=FORFEIT_WINNER, version=_Match.version + 1,
+                    updated_at=now)
         )
 
     def get_match(self, player_id: int, match_id: str) -> MatchInfo | None:
@@ -573,9 +584,10 @@ class Store:
             return _info(row, self.secrets) if row else None
 
     def list_matches(
-        self, player_id: int, *, statuses: Sequence[str] = ("over",), limit: int = 100
+        self, player_id: int, *, statuses: Sequence[str] = COUNTED, limit: int = 100
     ) -> list[MatchInfo]:
-        """The player's matches with these statuses, newest first."""
+        """The player's matches with these statuses (by default those that count: finished
+        and forfeited), newest first."""
         with self._tx() as s:
             rows = s.scalars(
                 select(_Match)
@@ -593,22 +605,25 @@ class Store:
             return [_summary(r) for r in rows]
 
     def stats(self, player_id: int, *, recent: int = 20) -> PlayerStats:
-        """Figures over the player's finished matches (the person is seat 0)."""
+        """Figures over the player's matches that count (the person is seat 0): finished ones
+        and forfeits (abandoned matches, lost), with the hands finished in either."""
         with self._tx() as s:
-            finished = select(_Match.id).where(
-                _Match.player_id == player_id, _Match.status == "over"
-            )
+            counted = (_Match.player_id == player_id, _Match.status.in_(COUNTED))
+            finished = select(_Match.id).where(*counted)
             matches = s.execute(
-                select(_Match.winner, func.count())
-                .where(_Match.player_id == player_id, _Match.status == "over")
-                .group_by(_Match.winner)
+                select(_Match.winner, func.count()).where(*counted).group_by(_Match.winner)
             ).all()
+            forfeits = s.execute(
+                select(func.count()).where(
+                    _Match.player_id == player_id, _Match.status == "abandoned"
+                )
+            ).scalar_one()
             hands = s.scalars(
                 select(_HandRow).where(_HandRow.match_id.in_(finished))
             ).all()
             last = s.execute(
                 select(_Match.id, _Match.score_0, _Match.score_1)
-                .where(_Match.player_id == player_id, _Match.status == "over")
+                .where(*counted)
                 .order_by(_Match.updated_at.desc())
                 .limit(recent)
             ).all()
@@ -618,6 +633,7 @@ class Store:
             matches=sum(by_winner.values()),
             matches_won=by_winner.get(0, 0),
             matches_lost=by_winner.get(1, 0),
+            forfeits=forfeits,
             hands=len(hands),
             hands_won=sum(1 for h in hands if h.winner_seat == 0),
             gins=sum(1 for h in knocks if h.kind in ("gin", "big_gin")),

@@ -197,8 +197,9 @@ def test_an_old_database_with_two_unfinished_matches_keeps_the_latest(empty_url:
     old.dispose()
     store = Store(empty_url)
     try:
-        got = {m.id: (m.status, m.version) for m in
+        got = {m.id: (m.status, m.version, m.winner) for m in
                store.list_matches(1, statuses=("playing", "abandoned"))}
-        assert got == {"newer": ("playing", 3), "older": ("abandoned", 4)}
+        # The older one is a forfeit (revision 0004): the computer's win.
+        assert got == {"newer": ("playing", 3, None), "older": ("abandoned", 4, 1)}
     finally:
         store.close()

@@ -168,3 +168,23 @@ def test_threads_racing_on_one_turn_get_one_answer(tmp_path: Path) -> None:
     assert sorted(outcomes) == ["conflict", "conflict", "conflict", "ok"]
     assert store.load_record(state.id)[0] == state.version + 1
     store.close()
+
+
+def test_an_abandoned_match_is_a_forfeit_in_history_and_statistics(store: Store) -> None:
+    """Starting over an unfinished match forfeits it: a loss in the listing and the figures,
+    with the hands finished before it was left."""
+    player, _ = store.create_player("Ann")
+    common = dict(player_id=player.id, level="easy", profile="traditional",
+                  rules="traditional", hollywood=False, deal_seed="x", record="r")
+    left = store.create_match(**common)  # type: ignore[arg-type]
+    store.save_match(left.id, expected_version=1, record="r", status="playing", hands_played=1,
+                     scores=(25, 0), winner=None, new_hands=[_summary(1, 0, 0, "knock", 3)])
+    store.create_match(**common)  # type: ignore[arg-type]
+    forfeit = store.get_match(player.id, left.id)
+    assert forfeit is not None
+    assert (forfeit.status, forfeit.winner) == ("abandoned", 1)
+    assert [m.id for m in store.list_matches(player.id)] == [left.id]
+    s = store.stats(player.id)
+    assert (s.matches, s.matches_won, s.matches_lost, s.forfeits) == (1, 0, 1, 1)
+    assert (s.hands, s.hands_won, s.knocks) == (1, 1, 1)
+    assert [(r.id, r.you, r.computer) for r in s.recent] == [(left.id, 25, 0)]

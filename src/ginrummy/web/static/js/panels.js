@@ -208,6 +208,7 @@ export async function openHistory() {
     const avg = stats.average_knock_deadwood === null ? "—" : stats.average_knock_deadwood.toFixed(1);
     $("stats").replaceChildren(
       figure("Matches (won–lost)", `${stats.matches} (${stats.matches_won}–${stats.matches_lost})`),
+      figure("Forfeits (counted as lost)", String(stats.forfeits)),
       figure("Hands won", `${stats.hands_won} of ${stats.hands}`),
       figure("Gins", String(stats.gins)),
       figure("Undercuts made / suffered", `${stats.undercuts_made} / ${stats.undercuts_suffered}`),
@@ -216,12 +217,12 @@ export async function openHistory() {
     );
     $("chart").replaceChildren(chart(stats.recent));
     if (!matches.length) {
-      $("matches").textContent = "No finished matches yet.";
+      $("matches").textContent = "No finished or forfeited matches yet.";
       return;
     }
     const table = document.createElement("table");
     table.className = "matches";
-    table.createTHead().insertRow().append(...["Finished", "Rules", "Opponent", "Result", ""].map((t) => {
+    table.createTHead().insertRow().append(...["Ended", "Rules", "Opponent", "Result", ""].map((t) => {
       const th = document.createElement("th"); th.textContent = t; th.scope = "col"; return th;
     }));
     const body = table.createTBody();
@@ -230,13 +231,15 @@ export async function openHistory() {
       tr.insertCell().textContent = new Date(m.updated_at).toLocaleString();
       tr.insertCell().textContent = m.rules + (m.hollywood ? ", Hollywood" : "");
       tr.insertCell().textContent = m.level;
-      const res = m.winner === "you" ? "won" : m.winner === "computer" ? "lost" : "tie";
+      // An abandoned match is a forfeit: a loss, whatever the score when it was left.
+      const res = m.status === "abandoned" ? "forfeit (lost)"
+        : m.winner === "you" ? "won" : m.winner === "computer" ? "lost" : "tie";
       tr.insertCell().textContent = `${res} ${m.totals[0]}–${m.totals[1]}`;
       const btn = document.createElement("button");
       btn.type = "button";
       btn.className = "linkish";
       btn.textContent = "Score sheet";
-      btn.setAttribute("aria-label", `Score sheet of the match finished ${new Date(m.updated_at).toLocaleString()}`);
+      btn.setAttribute("aria-label", `Score sheet of the match ${m.status === "abandoned" ? "forfeited" : "finished"} ${new Date(m.updated_at).toLocaleString()}`);
       btn.onclick = async () => {
         const st = await api.state(m.id);
         const h = document.createElement("h3");
