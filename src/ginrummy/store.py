@@ -5,8 +5,10 @@ A SQLite file in the user's data directory by default; any SQLAlchemy URL by opt
 game: a match is kept as its record text (:func:`ginrummy.record.dumps`, which replays move by
 move) plus a few columns for listing and statistics, and one row per finished hand.
 
-Players are known by a random token that only they hold; the store keeps its SHA-256 hash, so
-a copy of the database does not let anyone act as a player. Every change to a match is one
+Players are known by random tokens that only they hold, one for each browser, with a lifetime
+renewed on use, plus one-time transfer codes that carry an account to another browser
+(:mod:`ginrummy.store_tokens`); the store keeps only their SHA-256 hashes, so a copy of the
+database does not let anyone act as a player. Every change to a match is one
 transaction guarded by the match's ``version`` (optimistic concurrency): a save that does not
 find the version it expects changes nothing and raises :class:`ConflictError`.
 
@@ -35,7 +37,7 @@ import datetime as dt
 import hashlib
 import os
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -114,7 +116,8 @@ def default_url() -> str:
 
 
 def hash_token(token: str) -> str:
-    """The stored form of a player token (tokens are 256 random bits: a plain hash suffices)."""
+    """The stored form of a player token or transfer code (tokens are 256 random bits: a plain
+    hash suffices; codes are short, but good once and for minutes)."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -130,7 +133,6 @@ class _Player(_Base):
     __tablename__ = "players"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     name: Mapped[str] = mapped_column(String(NAME_LENGTH))
     created_at: Mapped[dt.datetime] = mapped_column(DateTime)
 
@@ -288,14 +290,17 @@ class Store:
         migrate: bool = True,
         key_file: str | os.PathLike[str] | None = None,
         keys: SecretBox | None = None,
+        clock: Callable[[], dt.datetime] | None = None,
     ) -> None:
         """Open the database at ``url`` (default: :func:`default_url`). ``migrate``: bring its
         schema to the newest revision first; else raise
         :class:`~ginrummy.migrations.SchemaError` unless it is already there. The secrets'
         keys are ``keys``, or found by :func:`~ginrummy.store_keys.load_keys` (``key_file``);
-        keys that do not open the stored secrets raise :class:`SecretKeyError` here."""
+        keys that do not open the stored secrets raise :class:`SecretKeyError` here.
+        ``clock``: the time of day for tokens and transfer codes (naive UTC; tests pass one)."""
         from . import migrations
 
+        self.clock = clock or _now
         self.url = url or default_url()
         self.secrets = keys or load_keys(self.url, key_file)
         self.engine = _make_engine(self.url, echo=echo)
@@ -372,21 +377,28 @@ class Store:
 
     def create_player(self, name: str = "You") -> tuple[PlayerInfo, str]:
         """A new player and the token that identifies them (shown once, never stored)."""
-        token = secrets.token_urlsafe(32)
         clean = (name or "You").strip()[:NAME_LENGTH] or "You"
-        with self._tx() as s:
-            row = _Player(token_hash=hash_token(token), name=clean, created_at=_now())
-            s.add(row)
-            s.flush()
-            info = PlayerInfo(row.id, row.name)
-        return info, token
+        return _tokens.create_player(self, clean)
 
     def player_by_token(self, token: str) -> PlayerInfo | None:
-        with self._tx() as s:
-            row = s.execute(
-                select(_Player.id, _Player.name).where(_Player.token_hash == hash_token(token))
-            ).first()
-        return PlayerInfo(row[0], row[1]) if row else None
+        """The player holding this token, if it is known and not expired (renewing it)."""
+        return _tokens.player_by_token(self, token)
+
+    def sign_out_everywhere(self, player_id: int) -> str:
+        """Revoke every token of the player (and unused transfer codes); a fresh token for
+        the browser that asked."""
+        return _tokens.sign_out_everywhere(self, player_id)
+
+    def new_transfer_code(self, player_id: int) -> tuple[str, dt.datetime]:
+        """A one-time code (as shown, e.g. ``ABCD-EFGH-JKMN``) that gives another browser a
+        token of this player, and when it expires."""
+        return _tokens.new_transfer_code(self, player_id)
+
+    def claim_transfer_code(self, code: str) -> tuple[PlayerInfo, str]:
+        """The player of a transfer code and a new token for them; the code is used up.
+        Raises :class:`~ginrummy.store_tokens.TransferCodeError` (with the reason) for an
+        unknown, used or expired code."""
+        return _tokens.claim_transfer_code(self, code)
 
     # Matches.
 
@@ -679,3 +691,8 @@ def _make_engine(url: str, *, echo: bool) -> Engine:
         cursor.close()
 
     return engine
+
+
+# The token tables live in a module of their own; importing it here registers them with
+# the models (it imports this module's names, so it comes last).
+from . import store_tokens as _tokens  # noqa: E402

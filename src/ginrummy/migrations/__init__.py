@@ -119,7 +119,7 @@ def _file_lock(engine: Engine) -> Iterator[None]:
 def model_metadata() -> MetaData:
     """Every table the code's models declare (the store's and the coach notes'), in one
     :class:`MetaData`: what the migrations at head must agree with."""
-    from ..store import _Base as StoreBase
+    from ..store import _Base as StoreBase  # with the token tables of store_tokens
     from ..web.coach_store import _Base as CoachBase
 
     merged = MetaData()

@@ -29,6 +29,7 @@ from .learn_routes import numbers_router
 from .learn_routes import router as learn_router
 from .routes import router
 from .service import Conflict, NotFound, TableService
+from .token_routes import router as token_router
 
 __all__ = ["create_app", "MAX_BODY", "STATIC"]
 
@@ -148,6 +149,7 @@ def create_app(
     app.state.store = the_store
     app.state.coach = CoachService(service)
     app.include_router(router)
+    app.include_router(token_router)
     app.include_router(learn_router)
     app.include_router(numbers_router)
     app.include_router(coach_router)

@@ -1,0 +1,62 @@
+"""The endpoints of a player's tokens: sign out everywhere, and carry the account to another
+browser with a one-time transfer code (:mod:`ginrummy.store_tokens`)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..store_tokens import CODE_LIFETIME, TransferCodeError
+from .routes import Player, Service
+from .schemas import PlayerOut, error_answers
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api")
+
+ERRORS = error_answers(
+    e400="the transfer code is unknown, used already or expired",
+    e401="missing or unknown player token",
+    e413="request body too large",
+    e422="malformed request",
+)
+
+
+class TransferCodeOut(BaseModel):
+    code: str = Field(description="type it on the other browser; good once")
+    expires_at: str = Field(description="UTC, ISO 8601")
+    lifetime_seconds: int
+
+
+class ClaimIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    code: str = Field(min_length=1, max_length=40, description="the code shown in Settings on "
+                      "the browser that has the account, e.g. ABCD-EFGH-JKMN")
+
+
+@router.post("/me/sign-out-everywhere", response_model=PlayerOut, responses=ERRORS)
+def sign_out_everywhere(player: Player, service: Service) -> PlayerOut:
+    """Revoke every token of this player, on every browser, and any unused transfer code; the
+    answer holds a fresh token for the browser that asked (keep it)."""
+    token = service.store.sign_out_everywhere(player.id)
+    return PlayerOut(id=player.id, name=player.name, token=token)
+
+
+@router.post("/me/transfer-code", response_model=TransferCodeOut, status_code=201,
+             responses=ERRORS)
+def transfer_code(player: Player, service: Service) -> TransferCodeOut:
+    """A one-time code that signs another browser in as this player, for ten minutes."""
+    code, expires = service.store.new_transfer_code(player.id)
+    return TransferCodeOut(code=code, expires_at=expires.isoformat() + "Z",
+                           lifetime_seconds=int(CODE_LIFETIME.total_seconds()))
+
+
+@router.post("/players/claim", response_model=PlayerOut, responses=ERRORS)
+def claim(service: Service, body: ClaimIn) -> PlayerOut:
+    """Sign this browser in with a transfer code: the answer holds its own token."""
+    try:
+        info, token = service.store.claim_transfer_code(body.code)
+    except TransferCodeError as exc:
+        raise HTTPException(400, str(exc)) from None
+    return PlayerOut(id=info.id, name=info.name, token=token)
