@@ -191,7 +191,7 @@ def test_tokens_are_stored_only_as_hashes(client: TestClient, store: Store) -> N
     from sqlalchemy import text
 
     with store.engine.connect() as conn:
-        rows = conn.execute(text("select token_hash from players")).all()
+        rows = conn.execute(text("select token_hash from tokens")).all()
     assert rows and all(token not in row[0] for row in rows)
 
 
