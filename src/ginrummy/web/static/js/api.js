@@ -82,7 +82,18 @@ export async function ensurePlayer() {
   return call("GET", "/api/me");
 }
 
+// This browser's sign-in replaced by the one in an answer that holds a token.
+function keepToken(answer) {
+  localStorage.setItem(TOKEN_KEY, answer.token);
+  return answer;
+}
+
 export const api = {
+  // The account (Settings): a one-time code for another browser, signing in with one, and
+  // revoking every browser's sign-in but this one's (which gets a fresh token).
+  transferCode: () => call("POST", "/api/me/transfer-code"),
+  claim: async (code) => keepToken(await call("POST", "/api/players/claim", { code })),
+  signOutEverywhere: async () => keepToken(await call("POST", "/api/me/sign-out-everywhere")),
   options: () => call("GET", "/api/options"),
   me: () => call("GET", "/api/me"),
   newMatch: (opts) => call("POST", "/api/matches", opts),

@@ -284,4 +284,44 @@ export function setupSettings(onChange) {
   }
   closeButtons($("dlg-settings"));
   apply();
+  setupAccount();
+}
+
+/** The Settings window's account section: transfer codes and signing out everywhere. */
+function setupAccount() {
+  const status = $("account-status");
+  const say = (text) => { status.textContent = text; };
+  $("account-code").addEventListener("click", async () => {
+    try {
+      const made = await api.transferCode();
+      $("account-code-out").textContent = made.code;
+      say(`Type ${made.code} on the other browser, in Settings, within 10 minutes (until `
+        + `${new Date(made.expires_at).toLocaleTimeString()}). It works once.`);
+    } catch (err) { say(err.message); }
+  });
+  $("account-claim").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const input = $("account-claim-code");
+    const code = input.value.trim();
+    if (!code) { say("Type the code shown on the other browser."); input.focus(); return; }
+    try {
+      await api.claim(code);
+      say("Signed in: opening your matches…");
+      window.location.reload();
+    } catch (err) {
+      input.setAttribute("aria-invalid", "true");
+      say(err.message);
+      input.focus();
+    }
+  });
+  $("account-claim-code").addEventListener("input", (ev) => ev.target.removeAttribute("aria-invalid"));
+  $("account-signout").addEventListener("click", async () => {
+    if (!window.confirm("Sign out every other browser? This one stays signed in; the others "
+      + "will need a transfer code to open your matches again.")) return;
+    try {
+      await api.signOutEverywhere();
+      $("account-code-out").textContent = "";
+      say("Every other browser is signed out; this one has a new sign-in.");
+    } catch (err) { say(err.message); }
+  });
 }
