@@ -109,6 +109,9 @@ def player_by_token(store: Store, token: str) -> PlayerInfo | None:
                 .where(_Token.id == found[2])
                 .values(last_used_at=now, expires_at=now + TOKEN_LIFETIME)
             )
+            # The player's browsers that stayed away too long are forgotten meanwhile.
+            s.execute(delete(_Token).where(_Token.player_id == found[0],
+                                           _Token.expires_at <= now))
         return PlayerInfo(found[0], found[1])
 
 

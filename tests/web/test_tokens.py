@@ -67,6 +67,20 @@ def test_a_token_expires_unless_used_and_use_renews_it_at_most_hourly(
     assert _me(client, token) == 401
 
 
+def test_an_expired_token_of_another_browser_is_forgotten_when_one_is_renewed(
+    client: TestClient, store: Store, clock: Clock
+) -> None:
+    made = client.post("/api/players", json={"name": "Ann"}).json()
+    auth = {"Authorization": f"Bearer {made['token']}"}
+    code = client.post("/api/me/transfer-code", headers=auth).json()["code"]
+    away = client.post("/api/players/claim", json={"code": code}).json()["token"]
+    for _ in range(4):  # the first browser comes back every 30 days; the other never
+        clock.advance(days=30)
+        assert _me(client, made["token"]) == 200
+    assert _me(client, away) == 401
+    assert len(_last_used(store)) == 1
+
+
 def test_sign_out_everywhere_revokes_every_token_and_gives_a_fresh_one(
     client: TestClient, store: Store
 ) -> None:
