@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from .coach_routes import router as coach_router
 from .coach_service import CoachService, NoSuchDecision
 from .learn_routes import numbers_router
 from .learn_routes import router as learn_router
+from .limits import CoachPool, RateLimiter, RateLimits
 from .routes import router
 from .service import Conflict, NotFound, TableService
 
@@ -180,12 +182,28 @@ def _answer(
 
 
 def create_app(
-    db_url: str | None = None, *, store: Store | None = None, agent: str | None = None
+    db_url: str | None = None,
+    *,
+    store: Store | None = None,
+    agent: str | None = None,
+    limits: RateLimits | None = None,
+    coach_processes: int = 1,
+    coach_queue: int = 4,
 ) -> FastAPI:
     """The web table over the database at ``db_url`` (default: the user's SQLite file).
     ``agent``: a policy reference (``package.module:attr``) offered as opponent level
-    ``"agent"``, loaded once here (a bad one raises :class:`~ginrummy.errors.GinRummyError`)."""
+    ``"agent"``, loaded once here (a bad one raises :class:`~ginrummy.errors.GinRummyError`).
+    ``limits``: the rate limits (default :class:`RateLimits`). The coach's work runs in
+    ``coach_processes`` worker processes (``0``: in the request's thread), started at its first
+    use, with at most ``coach_queue`` requests waiting (see :mod:`ginrummy.web.limits`)."""
     service = TableService(store or Store(db_url), agent=agent)
+    pool = CoachPool(processes=coach_processes, queue=coach_queue)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        pool.close()
+
     the_store = service.store
     app = FastAPI(
         title="ginrummy web table",
@@ -195,10 +213,12 @@ def create_app(
         openapi_url="/api/openapi.json",
         docs_url=None,
         redoc_url=None,
+        lifespan=lifespan,
     )
     app.state.service = service
     app.state.store = the_store
-    app.state.coach = CoachService(service)
+    app.state.coach = CoachService(service, pool=pool)
+    app.state.limiter = RateLimiter(limits or RateLimits())
     app.include_router(router)
     app.include_router(learn_router)
     app.include_router(numbers_router)
