@@ -35,10 +35,10 @@ def bind_socket(host: str, port: int, *, tries: int = PORT_TRIES) -> socket.sock
     )
 
 
-def url_of(sock: socket.socket) -> str:
+def url_of(sock: socket.socket, scheme: str = "http") -> str:
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}/"
+    return f"{scheme}://{shown}:{port}/"
 
 
 @click.command()
@@ -52,7 +52,12 @@ def url_of(sock: socket.socket) -> str:
               help="Also offer a PettingZoo-style policy as opponent level 'agent': ATTR of "
               "MODULE, called as policy(observation, action_mask) -> action (see docs/env.md; "
               "needs the env extra).")
-def serve(host: str, port: int, db_url: str | None, agent: str | None) -> None:
+@click.option("--ssl-certfile", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="serve HTTPS with this certificate (PEM, chain included); see docs/web.md")
+@click.option("--ssl-keyfile", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="the certificate's private key (PEM), when not in --ssl-certfile")
+def serve(host: str, port: int, db_url: str | None, agent: str | None,
+          ssl_certfile: str | None, ssl_keyfile: str | None) -> None:
     """Start the web table: play gin rummy against the computer in your browser."""
     import uvicorn
 
@@ -60,6 +65,8 @@ def serve(host: str, port: int, db_url: str | None, agent: str | None) -> None:
     from ..store import Store
     from ..web import create_app
 
+    if ssl_keyfile and not ssl_certfile:
+        raise click.BadParameter("a key needs its certificate", param_hint="--ssl-certfile")
     if agent is not None:  # refuse a bad reference before anything starts
         agent = agent.strip()
         try:
@@ -75,13 +82,14 @@ def serve(host: str, port: int, db_url: str | None, agent: str | None) -> None:
         raise click.ClickException(f"cannot open the database {db_url!r}: {exc}") from None
     app = create_app(store=store, agent=agent)
     sock = bind_socket(host, port)
-    address = url_of(sock)
+    address = url_of(sock, "https" if ssl_certfile else "http")
     click.echo(f"Gin rummy is ready: open {address}")
     click.echo(f"Saved games: {store.url}")
     if agent is not None:
         click.echo(f"Opponent level 'agent': {agent}")
     click.echo("Press Ctrl+C to stop.")
-    config = uvicorn.Config(app, log_level="warning", access_log=False)
+    config = uvicorn.Config(app, log_level="warning", access_log=False,
+                            ssl_certfile=ssl_certfile, ssl_keyfile=ssl_keyfile)
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[sock])
