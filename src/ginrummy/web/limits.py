@@ -122,7 +122,6 @@ class CoachPool:
         self._lock = threading.Lock()
         self._in_pool = 0
         self._owners: set[str] = set()
-        self._executor: Executor | None = None
 
     def run(self, owner: str, fn: Callable[..., T], *args: object) -> T:
         with self._slot(owner):
@@ -154,26 +153,38 @@ class CoachPool:
                 self._owners.discard(owner)
 
     def _pool(self) -> Executor:
-        with self._lock:
-            if self._executor is None:
-                # "spawn": a fresh interpreter, never a fork of this threaded server.
-                context = multiprocessing.get_context("spawn")
-                self._executor = ProcessPoolExecutor(
-                    self.processes, mp_context=context, initializer=_lower_priority)
-            return self._executor
+        return _shared_executor(self.processes)
 
     def _restart(self) -> None:
-        with self._lock:
-            broken, self._executor = self._executor, None
-        if broken is not None:
-            broken.shutdown(wait=False, cancel_futures=True)
+        _drop_executor(self.processes, wait=False)
 
     def close(self) -> None:
         """Stop the worker processes (the server's shutdown)."""
-        with self._lock:
-            executor, self._executor = self._executor, None
-        if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
+        _drop_executor(self.processes, wait=True)
+
+
+# The worker processes, one set per size, shared by every app of this process (one app in a
+# server; many in a test run, which would otherwise start a worker per app).
+_executors: dict[int, ProcessPoolExecutor] = {}
+_executors_lock = threading.Lock()
+
+
+def _shared_executor(processes: int) -> ProcessPoolExecutor:
+    with _executors_lock:
+        found = _executors.get(processes)
+        if found is None:
+            # "spawn": a fresh interpreter, never a fork of this threaded server.
+            context = multiprocessing.get_context("spawn")
+            found = _executors[processes] = ProcessPoolExecutor(
+                processes, mp_context=context, initializer=_lower_priority)
+        return found
+
+
+def _drop_executor(processes: int, *, wait: bool) -> None:
+    with _executors_lock:
+        found = _executors.pop(processes, None)
+    if found is not None:
+        found.shutdown(wait=wait, cancel_futures=True)
 
 
 #: How much lower the coach's worker processes run than the server (``nice`` increment): the
