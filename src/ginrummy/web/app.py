@@ -2,8 +2,9 @@
 
 The JSON API lives under ``/api`` (schema at ``/api/openapi.json``); the page is served from
 ``static/`` at ``/``. Every error a client can cause comes back as a 4xx with
-``{"detail": "a sentence"}``; request bodies over :data:`MAX_BODY` bytes are refused before they
-are read.
+``{"detail": "a sentence"}``, and an unexpected failure as a 500 with the same body, all with
+the security headers; request bodies over :data:`MAX_BODY` bytes are refused before they are
+read. The rate limits and the coach's worker process are in :mod:`ginrummy.web.limits`.
 """
 
 from __future__ import annotations
