@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from ginrummy.record import loads
 from ginrummy.store import Store
 from ginrummy.web import create_app
+from ginrummy.web.limits import RateLimits
 
 from .helpers import card_tokens, choose
 from .test_api import advance, new_match, new_player, secrets_now
@@ -21,7 +22,9 @@ from .test_api import advance, new_match, new_player, secrets_now
 
 @pytest.fixture()
 def client(store: Store) -> TestClient:
-    app = create_app(store=store)
+    # Rate limits off: these tests ask for remarks far faster than anyone plays (the limits
+    # have their own tests in test_hardening_cpu.py).
+    app = create_app(store=store, limits=RateLimits.off())
     app.state.coach.samples = 4  # the API's behaviour, not the coach's precision, is tested
     return TestClient(app)
 

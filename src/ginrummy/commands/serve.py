@@ -61,10 +61,10 @@ def bind_socket(host: str, port: int, *, tries: int = PORT_TRIES) -> socket.sock
     )
 
 
-def url_of(sock: socket.socket) -> str:
+def url_of(sock: socket.socket, scheme: str = "http") -> str:
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}/"
+    return f"{scheme}://{shown}:{port}/"
 
 
 @click.command()
@@ -86,9 +86,13 @@ def url_of(sock: socket.socket) -> str:
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="worker processes sharing the port (the database is shared: use "
               "PostgreSQL, or SQLite for a few)")
+@click.option("--ssl-certfile", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="serve HTTPS with this certificate (PEM, chain included); see docs/web.md")
+@click.option("--ssl-keyfile", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="the certificate's private key (PEM), when not in --ssl-certfile")
 def serve(
     host: str, port: int, db_url: str | None, agent: str | None, key_file: str | None,
-    workers: int,
+    workers: int, ssl_certfile: str | None, ssl_keyfile: str | None,
 ) -> None:
     """Start the web table: play gin rummy against the computer in your browser."""
     import uvicorn
@@ -97,6 +101,8 @@ def serve(
     from ..store import SecretKeyError, Store
     from ..web import create_app
 
+    if ssl_keyfile and not ssl_certfile:
+        raise click.BadParameter("a key needs its certificate", param_hint="--ssl-certfile")
     if agent is not None:  # refuse a bad reference before anything starts
         agent = agent.strip()
         try:
@@ -113,7 +119,7 @@ def serve(
     except Exception as exc:  # a bad URL or an unreachable database: say which
         raise click.ClickException(f"cannot open the database {db_url!r}: {exc}") from None
     sock = bind_socket(host, port)
-    address = url_of(sock)
+    address = url_of(sock, "https" if ssl_certfile else "http")
     click.echo(f"Gin rummy is ready: open {address}")
     click.echo(f"Saved games: {store.url}")
     if agent is not None:
@@ -124,7 +130,8 @@ def serve(
     try:
         if workers == 1:
             app = create_app(store=store, agent=agent)
-            config = uvicorn.Config(app, log_level="warning", access_log=False)
+            config = uvicorn.Config(app, log_level="warning", access_log=False,
+                                    ssl_certfile=ssl_certfile, ssl_keyfile=ssl_keyfile)
             uvicorn.Server(config).run(sockets=[sock])
         else:
             from uvicorn.supervisors import Multiprocess
@@ -137,6 +144,7 @@ def serve(
             config = uvicorn.Config(
                 f"{__name__}:worker_app", factory=True, workers=workers,
                 log_level="warning", access_log=False,
+                ssl_certfile=ssl_certfile, ssl_keyfile=ssl_keyfile,
             )
             Multiprocess(config, sockets=[sock]).run()
     finally:

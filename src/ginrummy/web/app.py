@@ -2,15 +2,21 @@
 
 The JSON API lives under ``/api`` (schema at ``/api/openapi.json``); the page is served from
 ``static/`` at ``/``. Every error a client can cause comes back as a 4xx with
-``{"detail": "a sentence"}``; request bodies over :data:`MAX_BODY` bytes are refused before they
-are read.
+``{"detail": "a sentence"}``, and an unexpected failure as a 500 with the same body, all with
+the security headers; request bodies over :data:`MAX_BODY` bytes are refused before they are
+read. The rate limits and the coach's worker process are in :mod:`ginrummy.web.limits`.
 """
 
 from __future__ import annotations
 
+import json
+import logging
+import re
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -27,6 +33,7 @@ from .coach_routes import router as coach_router
 from .coach_service import CoachService, NoSuchDecision
 from .learn_routes import numbers_router
 from .learn_routes import router as learn_router
+from .limits import CoachPool, RateLimiter, RateLimits
 from .routes import router
 from .service import Conflict, NotFound, TableService
 from .token_routes import router as token_router
@@ -42,6 +49,8 @@ STATIC = Path(__file__).with_name("static")
 #: tells which one answered).
 WORKER = secrets.token_hex(6)
 
+_log = logging.getLogger("ginrummy.web")
+
 _CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
     "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
@@ -50,7 +59,9 @@ _CSP = (
 
 
 class _Limits:
-    """ASGI middleware: bounded request bodies (413) and the page's security headers."""
+    """ASGI middleware around the whole API: bounded request bodies (413), the security
+    headers on every answer (errors included), ``OPTIONS`` answered with ``Allow``, and an
+    unexpected failure answered as the JSON 500 with ``Connection: close``."""
 
     def __init__(self, app: ASGIApp, max_body: int) -> None:
         self.app = app
@@ -60,6 +71,20 @@ class _Limits:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        started = False
+        https = scope.get("scheme") == "https"
+
+        async def send_with_headers(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                headers = list(message.get("headers", []))
+                headers += _SECURITY_HEADERS
+                if https:
+                    headers.append((b"strict-transport-security", HSTS.encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
         for name, value in scope.get("headers", []):
             if name == b"content-length":
                 try:
@@ -67,7 +92,8 @@ class _Limits:
                 except ValueError:
                     too_big = True
                 if too_big:
-                    await _refuse(send, self.max_body)
+                    detail = f"The request body is over {self.max_body} bytes."
+                    await _send_json(send_with_headers, 413, detail)
                     return
         seen = 0
 
@@ -81,31 +107,65 @@ class _Limits:
                     raise HTTPException(413, f"The request body is over {self.max_body} bytes.")
             return message
 
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                headers += [
-                    (b"x-content-type-options", b"nosniff"),
-                    (b"referrer-policy", b"no-referrer"),
-                    (b"content-security-policy", _CSP.encode()),
-                    (b"cache-control", b"no-store"),
-                ]
-                message = {**message, "headers": headers}
-            await send(message)
-
-        await self.app(scope, limited_receive, send_with_headers)
+        answer = _options(send_with_headers) if scope["method"] == "OPTIONS" else send_with_headers
+        try:
+            await self.app(scope, limited_receive, answer)
+        except Exception:
+            if started:  # too late for an answer: the server drops the connection
+                raise
+            _log.exception("%s %s failed", scope["method"], scope.get("path"))
+            # ``Connection: close``: the server drops the connection after an unexpected
+            # error, so a kept-alive client must not send its next request on it.
+            await _send_json(send_with_headers, 500, SERVER_ERROR,
+                             [(b"connection", b"close")])
 
 
-async def _refuse(send: Send, limit: int) -> None:
-    body = f'{{"detail": "The request body is over {limit} bytes."}}'.encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [(b"content-type", b"application/json"),
-                        (b"content-length", str(len(body)).encode())],
-        }
-    )
+#: The answer to a request the server failed on (the failure itself goes to the log only).
+SERVER_ERROR = "The server failed to answer this request; try again in a moment."
+
+#: Strict-Transport-Security on answers over HTTPS: a year, subdomains included.
+HSTS = "max-age=31536000; includeSubDomains"
+
+_SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"content-security-policy", _CSP.encode()),
+    (b"x-frame-options", b"DENY"),
+    (b"cache-control", b"no-store"),
+]
+
+
+def _options(send: Send) -> Send:
+    """``send`` for an ``OPTIONS`` request: the router's 405 for a known address becomes a
+    204 whose ``Allow`` lists that address's methods and ``OPTIONS``; anything else (404)
+    passes through as it is."""
+    converted = False
+
+    async def answer(message: Message) -> None:
+        nonlocal converted
+        if message["type"] == "http.response.start" and message["status"] == 405:
+            allow = dict(message.get("headers", [])).get(b"allow")
+            if allow:
+                converted = True
+                await send({"type": "http.response.start", "status": 204,
+                            "headers": [(b"allow", allow + b", OPTIONS")]})
+                return
+        if converted and message["type"] == "http.response.body":
+            if not message.get("more_body", False):
+                await send({"type": "http.response.body", "body": b""})
+            return
+        await send(message)
+
+    return answer
+
+
+async def _send_json(
+    send: Send, status: int, detail: str, extra: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    body = json.dumps({"detail": detail}).encode()
+    headers = [(b"content-type", b"application/json"),
+               (b"content-length", str(len(body)).encode()), *(extra or [])]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
@@ -129,12 +189,28 @@ def _answer(
 
 
 def create_app(
-    db_url: str | None = None, *, store: Store | None = None, agent: str | None = None
+    db_url: str | None = None,
+    *,
+    store: Store | None = None,
+    agent: str | None = None,
+    limits: RateLimits | None = None,
+    coach_processes: int = 1,
+    coach_queue: int = 4,
 ) -> FastAPI:
     """The web table over the database at ``db_url`` (default: the user's SQLite file).
     ``agent``: a policy reference (``package.module:attr``) offered as opponent level
-    ``"agent"``, loaded once here (a bad one raises :class:`~ginrummy.errors.GinRummyError`)."""
+    ``"agent"``, loaded once here (a bad one raises :class:`~ginrummy.errors.GinRummyError`).
+    ``limits``: the rate limits (default :class:`RateLimits`). The coach's work runs in
+    ``coach_processes`` worker processes (``0``: in the request's thread), started at its first
+    use, with at most ``coach_queue`` requests waiting (see :mod:`ginrummy.web.limits`)."""
     service = TableService(store or Store(db_url), agent=agent)
+    pool = CoachPool(processes=coach_processes, queue=coach_queue)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        pool.close()
+
     the_store = service.store
     app = FastAPI(
         title="ginrummy web table",
@@ -144,10 +220,12 @@ def create_app(
         openapi_url="/api/openapi.json",
         docs_url=None,
         redoc_url=None,
+        lifespan=lifespan,
     )
     app.state.service = service
     app.state.store = the_store
-    app.state.coach = CoachService(service)
+    app.state.coach = CoachService(service, pool=pool)
+    app.state.limiter = RateLimiter(limits or RateLimits())
     app.include_router(router)
     app.include_router(token_router)
     app.include_router(learn_router)
@@ -178,6 +256,30 @@ def create_app(
     def health() -> dict[str, object]:
         return {"ok": True, "worker": WORKER}
 
+    @app.exception_handler(HTTPException)
+    async def _http(request: Request, exc: HTTPException) -> JSONResponse:
+        detail = exc.detail
+        if exc.status_code == 404 and detail == "Not Found":
+            detail = "There is nothing at this address."
+        headers = exc.headers
+        if exc.status_code == 405:
+            # Every method the address takes: the router names only its first route's.
+            allow = _methods_at(app.openapi(), request.url.path) or (headers or {}).get(
+                "Allow", "")
+            headers = {**(headers or {}), "Allow": allow}
+            detail = f"This address does not take {request.method}; it takes {allow}."
+        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=headers)
+
+    plain_openapi = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            _finish_schema(plain_openapi(), agent=service.agent is not None)
+        assert app.openapi_schema is not None
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", media_type="text/html")
@@ -185,3 +287,28 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(_Limits, max_body=MAX_BODY)
     return app
+
+
+def _methods_at(schema: dict[str, Any], path: str) -> str:
+    """The methods the API's schema documents at ``path``, as an ``Allow`` value."""
+    methods: set[str] = set()
+    for template, operations in schema.get("paths", {}).items():
+        pattern = re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(template))
+        if re.fullmatch(pattern, path):
+            methods |= {m.upper() for m in operations}
+    return ", ".join(sorted(methods))
+
+
+def _finish_schema(schema: dict[str, Any], *, agent: bool) -> None:
+    """``schema`` as this server answers: level ``"agent"`` only when it seats a policy, and
+    every error answer documented as the JSON :class:`ErrorOut`, whatever the route's own
+    media type (the record is text, its 401 is JSON like every error)."""
+    if not agent:
+        level = schema["components"]["schemas"]["NewMatchIn"]["properties"]["level"]
+        level["enum"] = [v for v in level["enum"] if v != "agent"]
+    error = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}}
+    for operations in schema.get("paths", {}).values():
+        for operation in operations.values():
+            for status, answer in operation.get("responses", {}).items():
+                if status.isdigit() and int(status) >= 400:
+                    answer["content"] = error

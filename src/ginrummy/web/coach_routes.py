@@ -6,13 +6,11 @@ player's matches; the work is done by :class:`~ginrummy.web.coach_service.CoachS
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import StreamingResponse
 
-from ..coach import lesson_coach
 from ..move import Move
 from .coach_schemas import (
     AheadOut,
@@ -23,14 +21,30 @@ from .coach_schemas import (
     RevisitIn,
     RevisitOut,
 )
-from .coach_service import CoachService, remark_out
+from .coach_service import CoachService
 from .learn_routes import ERRORS as _LEARN_ERRORS
 from .learn_routes import SituationId, find_situation
+from .limits import client_address, limit_lesson_coach, limiter_of
 from .routes import ERRORS, MatchId, Player
+from .schemas import error_answers
 
 __all__ = ["router", "lessons_router"]
 
-router = APIRouter(prefix="/api/matches/{match_id}/coach", tags=["coach"])
+def _limit(request: Request, player: Player) -> None:
+    """Coach requests per player and per client address (429 with ``Retry-After``)."""
+    limiter = limiter_of(request)
+    limiter.check("coach_player", f"player:{player.id}", "coach requests")
+    limiter.check("coach_address", client_address(request), "coach requests from your address")
+
+
+#: The answers a rate-limited route adds to its errors.
+LIMITED = error_answers(
+    e429="too many requests: wait for Retry-After seconds",
+    e503="the coach is busy with other players: wait for Retry-After seconds",
+)
+
+router = APIRouter(prefix="/api/matches/{match_id}/coach", tags=["coach"],
+                   dependencies=[Depends(_limit)], responses=LIMITED)
 lessons_router = APIRouter(prefix="/api/situations", tags=["learn"])
 
 HandNumber = Annotated[int, Path(ge=1, le=10_000, description="hand number (1-based)")]
@@ -108,17 +122,14 @@ def revisit_answer(
     return coach.revisit_answer(player, match_id, number, index, body.move)
 
 
-@lru_cache(maxsize=1024)
-def _lesson_remark(situation_id: str, move: str) -> RemarkOut:
-    situation = find_situation(situation_id)
-    found = lesson_coach().assess(situation.position.view(), move)
-    return remark_out(0, 0, 0, found)
-
-
 @lessons_router.post("/{situation_id}/coach", response_model=RemarkOut,
-                     responses=_LEARN_ERRORS)
-def lesson_remark(situation_id: SituationId, body: RevisitIn) -> RemarkOut:
+                     responses={**_LEARN_ERRORS, **LIMITED},
+                     dependencies=[Depends(limit_lesson_coach)])
+def lesson_remark(
+    request: Request, coach: Coach, situation_id: SituationId, body: RevisitIn
+) -> RemarkOut:
     """The coach's view of a move at a sample situation, from the learner's seat only (the
     same coach that checks every lesson's answer); 400 for a move the rules do not allow."""
     find_situation(situation_id)  # 404 before anything else
-    return _lesson_remark(situation_id, str(Move.parse(body.move)))  # InvalidMoveError: 400
+    move = str(Move.parse(body.move))  # InvalidMoveError: 400
+    return coach.lesson_remark(situation_id, move, client_address(request))

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from .schemas import MOVE_LENGTH, MatchState, SeatCards
+from .schemas import MOVE_LENGTH, MatchState, SeatCards, StrictIn, Text
 
 
 class AlternativeOut(BaseModel):
@@ -84,10 +84,8 @@ class RevisitOut(BaseModel):
     table: MatchState
 
 
-class RevisitIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    move: str = Field(min_length=1, max_length=MOVE_LENGTH, examples=["discard Ks"])
+class RevisitIn(StrictIn):
+    move: Text = Field(min_length=1, max_length=MOVE_LENGTH, examples=["discard Ks"])
 
 
 class RevisitAnswerOut(BaseModel):

@@ -14,6 +14,13 @@ the last one or two decisions are new; and the review is *streamed*
 (:meth:`CoachService.review_lines`): the list of decisions first, then each remark as soon as it
 is known (the kept ones at once), then the whole review. One lock per match makes the assessing
 ahead and a streamed review share the work instead of doing a decision twice.
+
+CPU (issue 12): every assessment runs in the :class:`~ginrummy.web.limits.CoachPool` (a
+separate process), never in the server process, so a coach request does not slow another
+player's move; and the answers that cannot change are kept in bounded caches: a move judged at
+a decision of a finished hand (keyed by match, hand, decision and move), a reopened decision,
+and a sample situation's remark. Each pool job names its owner (the player, or the address for
+the sample situations), who may have one job in the pool at a time.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from ..coach import (
     Decision,
     HandReview,
     decisions_of,
+    lesson_coach,
     move_words,
 )
 from ..errors import IllegalMoveError
@@ -50,14 +58,18 @@ from .coach_schemas import (
     RevisitOut,
 )
 from .coach_store import CoachNotes
+from .limits import CoachPool, Recent
 from .schemas import Action, MatchMeta, MatchState
 from .serialize import NAMES, hand_out, rules_out, score_out, seat_cards
 from .service import HUMAN, Conflict, TableService
 
-__all__ = ["CoachService", "NoSuchDecision", "remark_out", "COACH_SEED"]
+__all__ = ["CoachService", "NoSuchDecision", "remark_out", "COACH_SEED", "CACHE_SIZE"]
 
 #: The web coach's seed: fixed, so the same decision always gets the same remark.
 COACH_SEED = "web-table"
+
+#: How many answers each of the coach's caches keeps (the least recently used go first).
+CACHE_SIZE = 2048
 
 
 class NoSuchDecision(Exception):
@@ -83,15 +95,30 @@ def remark_out(hand: int, index: int, turn: int, found: Assessment) -> RemarkOut
 class CoachService:
     """The coach's side of the web table (see the module docstring)."""
 
-    def __init__(self, table: TableService, samples: int = DEFAULT_SAMPLES) -> None:
+    def __init__(
+        self, table: TableService, samples: int = DEFAULT_SAMPLES, pool: CoachPool | None = None
+    ) -> None:
         self.table = table
         self.notes = CoachNotes(table.store)
         self.samples = samples
+        self.pool = pool or CoachPool(processes=0)
         self._locks: dict[str, threading.Lock] = {}
         self._locks_lock = threading.Lock()
+        self._revisits: Recent[tuple[str, int, int], RevisitOut] = Recent(CACHE_SIZE)
+        self._answers: Recent[tuple[str, int, int, str], RevisitAnswerOut] = Recent(CACHE_SIZE)
+        self._lessons: Recent[tuple[str, str], RemarkOut] = Recent(CACHE_SIZE)
 
     def coach(self) -> Coach:
         return Coach(seed=COACH_SEED, samples=self.samples)
+
+    def lesson_remark(self, situation_id: str, move: str, owner: str) -> RemarkOut:
+        """The lesson coach on ``move`` (engine text) at a sample situation (known to exist)."""
+        key = (situation_id, move)
+        found = self._lessons.get(key)
+        if found is None:
+            found = remark_out(0, 0, 0, self.pool.run(owner, _assess_lesson, situation_id, move))
+            self._lessons.put(key, found)
+        return found
 
     # -----------------------------------------------------------------------------------------
 
@@ -107,13 +134,14 @@ class CoachService:
             return None
         for index, turn, view, move in decisions_of(hand, HUMAN):
             if index == last:
-                return self._remark(match_id, number, index, turn, view, move)
+                return self._remark(_owner(player), match_id, number, index, turn, view, move)
         return None
 
     def review(self, player: PlayerInfo, match_id: str, number: int) -> ReviewOut:
         """The review of a finished hand: every decision of the person, the costliest first."""
         hand = self._finished(player, match_id, number)
-        found = [(i, t, self._note(match_id, number, i, t, view, move))
+        owner = _owner(player)
+        found = [(i, t, self._note(owner, match_id, number, i, t, view, move))
                  for i, t, view, move in decisions_of(hand, HUMAN)]
         return _review_out(number, found)
 
@@ -125,9 +153,9 @@ class CoachService:
         :meth:`review` answers). Ownership and "not over yet" are checked before the first
         line, so they are ordinary error answers."""
         hand = self._finished(player, match_id, number)
-        return self._stream(match_id, number, hand)
+        return self._stream(_owner(player), match_id, number, hand)
 
-    def _stream(self, match_id: str, number: int, hand: Hand) -> Iterator[str]:
+    def _stream(self, owner: str, match_id: str, number: int, hand: Hand) -> Iterator[str]:
         todo = list(decisions_of(hand, HUMAN))
         pending = [PendingOut(hand=number, index=i, turn=t, words=move_words(view, move))
                    for i, t, view, move in todo]
@@ -144,7 +172,7 @@ class CoachService:
         for i, t, view, move in todo:
             if i in done:
                 continue
-            found = self._note(match_id, number, i, t, view, move)
+            found = self._note(owner, match_id, number, i, t, view, move)
             done[i] = (t, found)
             yield _line({"event": "decision",
                          "remark": remark_out(number, i, t, found).model_dump()})
@@ -166,14 +194,24 @@ class CoachService:
             if _kept(known, index, move) is not None:
                 kept += 1
                 continue
-            self._note(match_id, number, index, turn, view, move)
+            self._note(_owner(player), match_id, number, index, turn, view, move)
             assessed += 1
         return AheadOut(assessed=assessed, kept=kept)
 
     def revisit(self, player: PlayerInfo, match_id: str, number: int, index: int) -> RevisitOut:
-        """A decision of a finished hand reopened as a position, from the person's seat."""
-        position, played = self._position(player, match_id, number, index)
-        match = position.match()
+        """A decision of a finished hand reopened as a position, from the person's seat (kept:
+        a finished hand does not change)."""
+        self._finished(player, match_id, number)  # the player's own, and over
+        key = (match_id, number, index)
+        found = self._revisits.get(key)
+        if found is None:
+            found = self._reopen(player, match_id, number, index)
+            self._revisits.put(key, found)
+        return found
+
+    def _reopen(self, player: PlayerInfo, match_id: str, number: int, index: int) -> RevisitOut:
+        text, played = self._position(player, match_id, number, index)
+        match = Position.from_record(text, hand=number, move=index, seat=HUMAN).match()
         return RevisitOut(
             hand=number,
             index=index,
@@ -190,48 +228,38 @@ class CoachService:
         self, player: PlayerInfo, match_id: str, number: int, index: int, move: str
     ) -> RevisitAnswerOut:
         """Judge a new move at a reopened decision: the coach's remark, what the engine makes
-        of it, and the computer's hand (the real hand is over, so nothing is secret)."""
-        position, played = self._position(player, match_id, number, index)
-        outcome = position.play([move])
-        if not outcome.legal:
-            raise IllegalMoveError(outcome.error or f"{move!r} is not legal here")
-        found = self.coach().assess(position.view(), outcome.moves[0])
-        table = self._table(outcome.match, f"revisit-{match_id}-{number}-{index}", 1,
-                            self._level(player, match_id))
-        done = Action(enabled=False, reason="You have played it again: read the coach's view, "
-                      "then try again or go back to your game.")
-        assert table.hand is not None  # a reopened decision always has a hand on the table
-        hand = table.hand.model_copy(update={
-            "prompt": f"You chose to {found.words}.",
-            "actions": dict.fromkeys(table.hand.actions, done),
-            "legal_moves": [],
-            "card_options": [],
-        })
-        return RevisitAnswerOut(
-            remark=remark_out(number, index, played.turn, found),
-            played=played,
-            outcome=outcome.sentence(),
-            opponent=seat_cards(position.opponent_mask()),
-            table=table.model_copy(update={"hand": hand}),
-        )
+        of it, and the computer's hand (the real hand is over, so nothing is secret). Kept per
+        match, hand, decision and move: a finished hand does not change."""
+        self._finished(player, match_id, number)  # the player's own, and over
+        key = (match_id, number, index, Move.parse(move).plain)
+        found = self._answers.get(key)
+        if found is None:
+            text, played = self._position(player, match_id, number, index)
+            found = self.pool.run(
+                _owner(player), _judge_revisit, text, number, index, played, move,
+                self.samples, f"revisit-{match_id}-{number}-{index}",
+                self._level(player, match_id),
+            )
+            self._answers.put(key, found)
+        return found
 
     # -----------------------------------------------------------------------------------------
 
-    def _remark(self, match_id: str, number: int, index: int, turn: int, view: PlayerView,
-                move: str) -> RemarkOut:
-        found = self._note(match_id, number, index, turn, view, move)
+    def _remark(self, owner: str, match_id: str, number: int, index: int, turn: int,
+                view: PlayerView, move: str) -> RemarkOut:
+        found = self._note(owner, match_id, number, index, turn, view, move)
         return remark_out(number, index, turn, found)
 
-    def _note(self, match_id: str, number: int, index: int, turn: int, view: PlayerView,
-              move: str) -> Assessment:
-        """The kept assessment of a decision, or a new one, assessed and kept. Under the
-        match's coach lock, so two requests (assessing ahead, a review) never assess the same
-        decision twice: the second finds the first one's note."""
+    def _note(self, owner: str, match_id: str, number: int, index: int, turn: int,
+              view: PlayerView, move: str) -> Assessment:
+        """The kept assessment of a decision, or a new one, assessed (in the coach's pool, for
+        ``owner``) and kept. Under the match's coach lock, so two requests (assessing ahead, a
+        review) never assess the same decision twice: the second finds the first one's note."""
         with self._lock(match_id):
             note = _kept(self.notes.get(match_id, number), index, move)
             if note is not None:
                 return note
-            found = self.coach().assess(view, move)
+            found = self.pool.run(owner, _assess, view, move, self.samples)
             self.notes.put(match_id, number, index, turn, found)
             return found
 
@@ -250,18 +278,19 @@ class CoachService:
 
     def _position(
         self, player: PlayerInfo, match_id: str, number: int, index: int
-    ) -> tuple[Position, RemarkOut]:
+    ) -> tuple[str, RemarkOut]:
+        """The record of the match up to hand ``number`` (all over), where the decision before
+        move ``index`` opens as a :class:`Position`, and the remark on the move played there."""
         hand = self._finished(player, match_id, number)
         for i, turn, view, move in decisions_of(hand, HUMAN):
             if i == index:
-                played = self._remark(match_id, number, i, turn, view, move)
+                played = self._remark(_owner(player), match_id, number, i, turn, view, move)
                 break
         else:
             raise NoSuchDecision(f"Hand {number} has no decision of yours before move {index}.")
         # The record of the first ``number`` hands, all over: the table refuses a record
         # that would list the deck of a hand still being played.
-        text = self.table.record(player, match_id, hands=number)
-        return Position.from_record(text, hand=number, move=index, seat=HUMAN), played
+        return self.table.record(player, match_id, hands=number), played
 
     def _level(self, player: PlayerInfo, match_id: str) -> str:
         info = self.table.store.get_match(player.id, match_id)
@@ -269,23 +298,73 @@ class CoachService:
 
     @staticmethod
     def _table(match: Match, table_id: str, version: int, level: str) -> MatchState:
-        view = match.view(HUMAN)
-        status: Literal["playing", "between_hands", "over"] = (
-            "over" if match.over else "between_hands" if match.hand.over else "playing"
-        )
-        return MatchState(
-            id=table_id,
-            version=version,
-            status=status,
-            level=level,
-            names=list(NAMES),
-            rules=rules_out(match.rules),
-            hand=hand_out(view),
-            score=score_out(match, HUMAN),
-            computer_moves=[],
-            meta=MatchMeta(sealed=None, situation=None, revisit=table_id),
-            coach=None,
-        )
+        return _revisit_table(match, table_id, version, level)
+
+
+def _revisit_table(match: Match, table_id: str, version: int, level: str) -> MatchState:
+    """A reopened decision's table from the person's seat, in the shape the page draws."""
+    view = match.view(HUMAN)
+    status: Literal["playing", "between_hands", "over"] = (
+        "over" if match.over else "between_hands" if match.hand.over else "playing"
+    )
+    return MatchState(
+        id=table_id,
+        version=version,
+        status=status,
+        level=level,
+        names=list(NAMES),
+        rules=rules_out(match.rules),
+        hand=hand_out(view),
+        score=score_out(match, HUMAN),
+        computer_moves=[],
+        meta=MatchMeta(sealed=None, situation=None, revisit=table_id),
+        coach=None,
+    )
+
+
+def _owner(player: PlayerInfo) -> str:
+    return f"player:{player.id}"
+
+
+# The coach's work in its pool: module functions, so a worker process can run them. ---------
+
+
+def _assess(view: PlayerView, move: str, samples: int) -> Assessment:
+    return Coach(seed=COACH_SEED, samples=samples).assess(view, move)
+
+
+def _assess_lesson(situation_id: str, move: str) -> Assessment:
+    from .learn_routes import find_situation
+
+    return lesson_coach().assess(find_situation(situation_id).position.view(), move)
+
+
+def _judge_revisit(text: str, number: int, index: int, played: RemarkOut, move: str,
+                   samples: int, table_id: str, level: str) -> RevisitAnswerOut:
+    """A new move at the decision before move ``index`` of hand ``number`` of the record
+    ``text``, judged (see :meth:`CoachService.revisit_answer`)."""
+    position = Position.from_record(text, hand=number, move=index, seat=HUMAN)
+    outcome = position.play([move])
+    if not outcome.legal:
+        raise IllegalMoveError(outcome.error or f"{move!r} is not legal here")
+    found = _assess(position.view(), outcome.moves[0], samples)
+    table = _revisit_table(outcome.match, table_id, 1, level)
+    done = Action(enabled=False, reason="You have played it again: read the coach's view, "
+                  "then try again or go back to your game.")
+    assert table.hand is not None  # a reopened decision always has a hand on the table
+    hand = table.hand.model_copy(update={
+        "prompt": f"You chose to {found.words}.",
+        "actions": dict.fromkeys(table.hand.actions, done),
+        "legal_moves": [],
+        "card_options": [],
+    })
+    return RevisitAnswerOut(
+        remark=remark_out(number, index, played.turn, found),
+        played=played,
+        outcome=outcome.sentence(),
+        opponent=seat_cards(position.opponent_mask()),
+        table=table.model_copy(update={"hand": hand}),
+    )
 
 
 def _kept(

@@ -7,9 +7,9 @@ explanation and the opponent's hand travel only in the answer to ``POST .../answ
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from .schemas import MOVE_LENGTH, MatchState, SeatCards
+from .schemas import MOVE_LENGTH, MatchState, SeatCards, StrictIn, Text
 
 
 class SituationSummary(BaseModel):
@@ -31,10 +31,8 @@ class SituationOut(SituationSummary):
     table: MatchState
 
 
-class AnswerIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    move: str = Field(
+class AnswerIn(StrictIn):
+    move: Text = Field(
         min_length=1,
         max_length=MOVE_LENGTH,
         description="engine notation: take, pass, draw, discard 7h, knock 7h, big gin",

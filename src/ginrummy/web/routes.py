@@ -13,6 +13,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from ..fields import same_fields
 from ..store import MatchInfo, PlayerInfo, PlayerStats
+from .limits import limit_new_players
 from .rules_text import profile_catalogue
 from .schemas import (
     MatchState,
@@ -87,7 +88,9 @@ def options(service: Service) -> OptionsOut:
     )
 
 
-@router.post("/players", response_model=PlayerOut, status_code=201, responses=ERRORS)
+@router.post("/players", response_model=PlayerOut, status_code=201,
+             responses={**ERRORS, **error_answers(e429="too many new players from your address")},
+             dependencies=[Depends(limit_new_players)])
 def new_player(
     service: Service, body: Annotated[NewPlayerIn | None, Body()] = None
 ) -> PlayerOut:

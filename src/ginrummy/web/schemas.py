@@ -8,10 +8,12 @@ person's :class:`~ginrummy.view.PlayerView` only.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import re
+from typing import Annotated, Any, Literal
 
 from fastapi import Path
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 
 Who = Literal["you", "computer"]
 Level = Literal["easy", "medium", "hard", "expert", "random", "agent"]
@@ -21,12 +23,61 @@ Profile = Literal["traditional", "modern", "browser", "house", "oklahoma"]
 MOVE_LENGTH = 120
 
 
-class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+#: The characters no text field of a request may hold: the C0 controls U+0000 to U+001F (NUL,
+#: tab and line breaks included), DEL U+007F and the C1 controls U+0080 to U+009F. PostgreSQL
+#: cannot store a NUL in text at all, and none of them belongs in a name or a move.
+CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def refuse_control_characters(text: str) -> str:
+    """``text`` unchanged, or a validation error naming the first control character in it."""
+    found = CONTROL_CHARACTERS.search(text)
+    if found is not None:
+        raise PydanticCustomError(
+            "control_character",
+            "contains the control character U+{code} at position {position}; control "
+            "characters (U+0000 to U+001F, U+007F to U+009F) are refused",
+            {"code": f"{ord(found.group()):04X}", "position": found.start()},
+        )
+    return text
+
+
+#: A text field of a request: a ``str`` with no control character (422 naming the field).
+#: Every text field of every request body uses it; add ``Field(max_length=...)`` beside it.
+Text = Annotated[
+    str,
+    AfterValidator(refuse_control_characters),
+    Field(json_schema_extra={"pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"}),
+]
+
+
+def _whole_number(value: object) -> object:
+    """A float with no fraction as the integer it is: JSON (and its schema) count ``10.0`` as
+    an integer. Anything else goes on to the strict check as it came."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+#: An integer field of a request: an integer (``10`` or ``10.0``), never ``true`` or ``"10"``.
+Integer = Annotated[int, BeforeValidator(_whole_number)]
+
+#: A state's version as a request sends it back.
+Version = Annotated[int, Field(ge=0, le=2**31), BeforeValidator(_whole_number)]
+
+
+class StrictIn(BaseModel):
+    """The base of every request body: unknown fields refused, and strict types, so
+    ``"hollywood": "yes"``, ``"deal": 0`` or ``"version": "10"`` are 422s, not coerced."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+_In = StrictIn
 
 
 class NewPlayerIn(_In):
-    name: str = Field("You", min_length=1, max_length=40, description="shown on score sheets")
+    name: Text = Field("You", min_length=1, max_length=40, description="shown on score sheets")
 
 
 class NewMatchIn(_In):
@@ -43,17 +94,15 @@ class NewMatchIn(_In):
 
 
 class MoveIn(_In):
-    move: str = Field(
+    move: Text = Field(
         min_length=1,
         max_length=MOVE_LENGTH,
         description="engine notation: take, pass, draw, discard 7h, knock 7h, "
         "knock 7h with 7c7d7s 8h9hTh (declared melds), big gin",
         examples=["draw", "discard 7h"],
     )
-    version: int | None = Field(
+    version: Version | None = Field(
         None,
-        ge=0,
-        le=2**31,
         description="the version of the state this move was chosen on; a stale one gets 409",
     )
 
@@ -64,7 +113,9 @@ CLIENT_SEED_LENGTH = 1024
 
 
 class NextHandIn(_In):
-    version: int | None = Field(None, ge=0, le=2**31)
+    version: Version | None = Field(None, description="the version of the state it was chosen on")
+    # Not ``Text``: the engine's own seed rule refuses control characters too, with the
+    # sentence the page shows beside the seed field (400), before anything is stored.
     client_seed: str | None = Field(
         None,
         max_length=CLIENT_SEED_LENGTH,

@@ -1,0 +1,243 @@
+"""Bounds on what one player, or one address, can make the server do (issue 12, item 3).
+
+Three pieces, each small:
+
+- :class:`RateLimits` and :class:`RateLimiter`: how many requests of a kind a player or a
+  client address may send in a window (the ``limits`` library's moving window, kept in this
+  process's memory); over the limit the answer is 429 with ``Retry-After``.
+- :class:`CoachPool`: the coach's CPU work (assessing a decision, judging a revisited move)
+  runs in a separate process (one by default) at a lower scheduling priority, so it never
+  holds the server process's interpreter lock while another player's move is being answered,
+  and the operating system serves the move first when both want a CPU. At most ``queue`` jobs wait
+  behind the running ones, and one player (or address) has at most one job in it at a time;
+  past either, the answer is 503 or 429 with ``Retry-After``.
+- :class:`Recent`: a small least-recently-used cache for answers that cannot change (a move
+  judged at a decision of a finished hand, a sample situation's remark).
+
+With several server processes (``--workers N``) each keeps its own counts, so the effective
+limit of a kind is N times the one configured here; docs/web.md says so.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from dataclasses import dataclass, fields
+from typing import Generic, TypeVar
+
+from fastapi import HTTPException, Request
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+__all__ = [
+    "RateLimits", "RateLimiter", "CoachPool", "Recent", "TooMany", "client_address",
+    "limit_new_players", "limit_lesson_coach",
+]
+
+T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
+
+
+@dataclass(frozen=True)
+class RateLimits:
+    """How many requests of each kind are allowed, in the ``limits`` notation
+    (``"60/minute;600/hour"``); ``""`` means no limit for that kind."""
+
+    #: The coach's endpoints (remarks, assessing ahead, reviews, revisits), per player. The
+    #: page asks twice per move of the person at most (assess ahead, and the remark).
+    coach_player: str = "120/minute;2000/hour"
+    #: The same, per client address (several players behind one address share it).
+    coach_address: str = "360/minute;6000/hour"
+    #: The coach's view at a sample situation (no token needed), per client address.
+    lesson_address: str = "60/minute;600/hour"
+    #: New players, per client address.
+    players_address: str = "30/minute;300/hour;1000/day"
+
+    @classmethod
+    def off(cls) -> RateLimits:
+        """No rate limits at all (for a benchmark of the worst case)."""
+        return cls(**{f.name: "" for f in fields(cls)})
+
+
+class TooMany(HTTPException):
+    """429 or 503 with ``Retry-After`` (whole seconds, at least 1) and a sentence."""
+
+    def __init__(self, status: int, detail: str, retry_after: float) -> None:
+        seconds = max(1, math.ceil(retry_after))
+        super().__init__(status, detail, headers={"Retry-After": str(seconds)})
+
+
+class RateLimiter:
+    """The :class:`RateLimits` of one server process, counted in its memory."""
+
+    def __init__(self, rules: RateLimits) -> None:
+        self.rules = rules
+        self._items: dict[str, list[RateLimitItem]] = {
+            f.name: parse_many(getattr(rules, f.name)) if getattr(rules, f.name) else []
+            for f in fields(rules)
+        }
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+
+    def check(self, kind: str, who: str, what: str) -> None:
+        """Count one request of ``kind`` by ``who``; over a limit, :class:`TooMany` (429)
+        saying ``what`` is limited and when to try again."""
+        for item in self._items[kind]:
+            if not self._limiter.hit(item, kind, who):
+                reset = self._limiter.get_window_stats(item, kind, who).reset_time
+                wait = reset - time.time()
+                raise TooMany(429, f"Too many {what}: at most {_per(item)}. Try again in "
+                              f"{max(1, math.ceil(wait))} s.", wait)
+
+
+def _per(item: RateLimitItem) -> str:
+    unit = item.GRANULARITY.name
+    span = f"{item.multiples} {unit}s" if item.multiples != 1 else unit
+    return f"{item.amount} per {span}"
+
+
+#: How long a client is asked to wait when the coach's queue is full, in seconds.
+BUSY_RETRY = 2
+
+
+class CoachPool:
+    """Runs the coach's CPU-bound calls in ``processes`` worker processes (``0``: in the
+    calling thread, for tests), with at most ``queue`` calls waiting and one call in the pool
+    per owner (a player id or an address) at a time.
+
+    :meth:`run` is called from a request's worker thread and blocks that thread (not the
+    event loop, and without holding the interpreter lock) until the answer is ready."""
+
+    def __init__(self, processes: int = 1, queue: int = 4) -> None:
+        self.processes = processes
+        self.capacity = max(1, processes) + queue
+        self._lock = threading.Lock()
+        self._in_pool = 0
+        self._owners: set[str] = set()
+
+    def run(self, owner: str, fn: Callable[..., T], *args: object) -> T:
+        with self._slot(owner):
+            if self.processes == 0:
+                return fn(*args)
+            try:
+                return self._pool().submit(fn, *args).result()
+            except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
+                self._restart()
+                raise TooMany(503, "The coach was restarted; ask again in a moment.",
+                              BUSY_RETRY) from None
+
+    @contextmanager
+    def _slot(self, owner: str) -> Iterator[None]:
+        with self._lock:
+            if owner in self._owners:
+                raise TooMany(429, "The coach is still working on your previous question; "
+                              "ask again when it has answered.", 1)
+            if self._in_pool >= self.capacity:
+                raise TooMany(503, "The coach is busy with other players; ask again in a "
+                              "moment.", BUSY_RETRY)
+            self._in_pool += 1
+            self._owners.add(owner)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._in_pool -= 1
+                self._owners.discard(owner)
+
+    def _pool(self) -> Executor:
+        return _shared_executor(self.processes)
+
+    def _restart(self) -> None:
+        _drop_executor(self.processes, wait=False)
+
+    def close(self) -> None:
+        """Stop the worker processes (the server's shutdown)."""
+        _drop_executor(self.processes, wait=True)
+
+
+# The worker processes, one set per size, shared by every app of this process (one app in a
+# server; many in a test run, which would otherwise start a worker per app).
+_executors: dict[int, ProcessPoolExecutor] = {}
+_executors_lock = threading.Lock()
+
+
+def _shared_executor(processes: int) -> ProcessPoolExecutor:
+    with _executors_lock:
+        found = _executors.get(processes)
+        if found is None:
+            # "spawn": a fresh interpreter, never a fork of this threaded server.
+            context = multiprocessing.get_context("spawn")
+            found = _executors[processes] = ProcessPoolExecutor(
+                processes, mp_context=context, initializer=_lower_priority)
+        return found
+
+
+def _drop_executor(processes: int, *, wait: bool) -> None:
+    with _executors_lock:
+        found = _executors.pop(processes, None)
+    if found is not None:
+        found.shutdown(wait=wait, cancel_futures=True)
+
+
+#: How much lower the coach's worker processes run than the server (``nice`` increment): the
+#: operating system then gives a move's work the CPU first when both want it.
+COACH_NICENESS = 10
+
+
+def _lower_priority() -> None:
+    os.nice(COACH_NICENESS)
+
+
+class Recent(Generic[K, T]):
+    """A thread-safe least-recently-used map of at most ``size`` answers."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._data: OrderedDict[K, T] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> T | None:
+        with self._lock:
+            found = self._data.get(key)
+            if found is not None:
+                self._data.move_to_end(key)
+            return found
+
+    def put(self, key: K, value: T) -> None:
+        with self._lock:
+            self._data[key] = value
+            self._data.move_to_end(key)
+            while len(self._data) > self.size:
+                self._data.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+def client_address(request: Request) -> str:
+    """The client's address as the server sees it (the proxy's, behind a reverse proxy,
+    unless uvicorn is told to trust its forwarded headers: see docs/web.md)."""
+    return f"address:{request.client.host if request.client else 'unknown'}"
+
+
+def limiter_of(request: Request) -> RateLimiter:
+    limiter: RateLimiter = request.app.state.limiter
+    return limiter
+
+
+def limit_new_players(request: Request) -> None:
+    """A dependency of ``POST /api/players``: new players per client address."""
+    limiter_of(request).check("players_address", client_address(request), "new players")
+
+
+def limit_lesson_coach(request: Request) -> None:
+    """A dependency of the sample situations' coach: requests per client address."""
+    limiter_of(request).check("lesson_address", client_address(request), "coach requests")
