@@ -4,19 +4,19 @@ browser with a one-time transfer code (:mod:`ginrummy.store_tokens`)."""
 from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from ..store_tokens import CODE_LIFETIME, TransferCodeError
 from .routes import Player, Service
-from .schemas import PlayerOut, error_answers
+from .schemas import PlayerOut, StrictIn, Text, error_answers
 
 __all__ = ["router"]
 
 router = APIRouter(prefix="/api")
 
 ERRORS = error_answers(
-    e400="the transfer code is unknown, used already or expired",
     e401="missing or unknown player token",
+    e404="the transfer code is unknown, used already or expired",
     e413="request body too large",
     e422="malformed request",
 )
@@ -28,10 +28,8 @@ class TransferCodeOut(BaseModel):
     lifetime_seconds: int
 
 
-class ClaimIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    code: str = Field(min_length=1, max_length=40, description="the code shown in Settings on "
+class ClaimIn(StrictIn):
+    code: Text = Field(min_length=1, max_length=40, description="the code shown in Settings on "
                       "the browser that has the account, e.g. ABCD-EFGH-JKMN")
 
 
@@ -58,5 +56,5 @@ def claim(service: Service, body: ClaimIn) -> PlayerOut:
     try:
         info, token = service.store.claim_transfer_code(body.code)
     except TransferCodeError as exc:
-        raise HTTPException(400, str(exc)) from None
+        raise HTTPException(404, str(exc)) from None
     return PlayerOut(id=info.id, name=info.name, token=token)
