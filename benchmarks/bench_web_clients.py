@@ -8,9 +8,11 @@ Run from the repository root (after ``./scripts/setup``)::
                                            [--level hard] [--db URL]
 
 It starts ``ginrummy serve`` on a free port (a fresh SQLite file unless ``--db`` is given; for
-PostgreSQL set ``GINRUMMY_SECRET_KEY`` too) and starts every client at once: each creates a
-player, starts a match and plays ``--moves`` of its moves (dealing hands with a client seed of
-its own as they come, starting a new match when one ends), choosing as ``bench_web.py`` does.
+PostgreSQL set ``GINRUMMY_SECRET_KEY`` too) and starts every client at once. Each has a player
+of its own, made in the database before the server starts (the server's limit on new players
+per address would refuse a crowd from one address); it starts a match and plays ``--moves`` of
+its moves (dealing hands with a client seed of its own as they come, starting a new match when
+one ends), choosing as ``bench_web.py`` does.
 What is timed is each move or deal request, from sending to the parsed answer. Errors (any
 answer other than 200/201, or a failed connection) are counted, not retried.
 """
@@ -56,12 +58,11 @@ def start(db: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit("the server did not start")
 
 
-def player(url: str, level: str, moves: int, go: threading.Barrier,
+def player(url: str, token: str, level: str, moves: int, go: threading.Barrier,
            times: list[float], errors: list[str]) -> None:
     """One client: ``moves`` timed requests of its own match(es)."""
     with httpx.Client(base_url=url, timeout=120) as client:
         try:
-            token = client.post("/api/players", json={"name": "bench"}).json()["token"]
             client.headers["Authorization"] = f"Bearer {token}"
             state: dict[str, Any] = client.post("/api/matches", json={"level": level}).json()
         except (httpx.HTTPError, KeyError) as exc:
@@ -106,12 +107,17 @@ def main(argv: list[str] | None = None) -> None:
     print(f"work    : {args.clients} clients x {args.moves} requests, level {args.level}, "
           f"workers {args.workers}, db {db.split('@')[-1]}")
     print(load_line("before"))
+    from ginrummy.store import Store
+
+    store = Store(db)
+    tokens = [store.create_player(f"bench {n}")[1] for n in range(args.clients)]
+    store.close()
     proc, url = start(db, args.workers)
     times: list[float] = []
     errors: list[str] = []
     go = threading.Barrier(args.clients)
-    threads = [threading.Thread(target=player, args=(url, args.level, args.moves, go, times,
-                                                     errors)) for _ in range(args.clients)]
+    threads = [threading.Thread(target=player, args=(url, token, args.level, args.moves, go,
+                                                     times, errors)) for token in tokens]
     try:
         t0 = time.perf_counter()
         for t in threads:
