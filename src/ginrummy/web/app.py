@@ -26,6 +26,7 @@ from .coach_routes import router as coach_router
 from .coach_service import CoachService, NoSuchDecision
 from .learn_routes import numbers_router
 from .learn_routes import router as learn_router
+from .live_routes import install as install_live
 from .routes import router
 from .service import Conflict, NotFound, TableService
 
@@ -147,6 +148,7 @@ def create_app(
     app.include_router(numbers_router)
     app.include_router(coach_router)
     app.include_router(coach_lessons_router)
+    install_live(app, service)  # the live events: GET /api/matches/{id}/events
 
     def _error(status: int, detail: str) -> JSONResponse:
         return JSONResponse({"detail": detail}, status_code=status)
