@@ -103,6 +103,7 @@ class Subscription:
         self.loop = loop
         self.version = 0
         self.presence = False
+        self.stopped = False
         self._wake = asyncio.Event()
 
     def note(self, version: int | None) -> None:
@@ -123,6 +124,11 @@ class Subscription:
             return False
         self._wake.clear()
         return True
+
+    def stop(self) -> None:
+        """The server is shutting down: wake the stream to end. Call on :attr:`loop` only."""
+        self.stopped = True
+        self._wake.set()
 
     def take_presence(self) -> bool:
         changed, self.presence = self.presence, False

@@ -62,6 +62,8 @@ MAX_STREAMS = 2000
 RETRY_AFTER = 5
 #: How often a keep-alive comment is sent.
 PING_SECONDS = 15
+#: Longest a stream may take to end by itself once the server shuts down.
+_SHUTDOWN_GRACE = 2.0
 #: Longest a closing stream spends writing that its seat left.
 _CLOSE_SECONDS = 5.0
 
@@ -144,11 +146,20 @@ def install(app: FastAPI, service: TableService, *, bus: Bus | None = None) -> L
 
 class _Stream(EventSourceResponse):
     """An event stream that runs ``on_close`` however it ends (client gone, shutdown, error),
-    even if its body never started."""
+    even if its body never started. On shutdown it stops ``sub``, so the body ends by itself
+    and the response is completed rather than cut."""
 
-    def __init__(self, content: AsyncIterator[ServerSentEvent],
+    def __init__(self, content: AsyncIterator[ServerSentEvent], sub: Subscription,
                  on_close: Callable[[], Awaitable[None]]) -> None:
-        super().__init__(content, ping=PING_SECONDS)
+        shutdown = anyio.Event()
+
+        async def stop_on_shutdown() -> None:
+            await shutdown.wait()
+            sub.stop()
+
+        super().__init__(content, ping=PING_SECONDS, shutdown_event=shutdown,
+                         shutdown_grace_period=_SHUTDOWN_GRACE,
+                         data_sender_callable=stop_on_shutdown)
         self._on_close = on_close
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -218,7 +229,7 @@ async def events(
         await run_in_threadpool(live.leave, match_id, seat)
 
     body = _events(live, the_sub, seat, version, resume, seats, deadline)
-    return _Stream(body, close)
+    return _Stream(body, the_sub, close)
 
 
 async def _events(
@@ -243,6 +254,8 @@ async def _events(
         if deadline is not None:
             wait = min(wait, deadline - time.time())
         await sub.wait(max(wait, 0.0))
+        if sub.stopped:
+            return
         if deadline is not None and time.time() >= deadline:
             deadline = await run_in_threadpool(service.expire_due, match_id)
         if time.monotonic() >= next_beat:
