@@ -58,6 +58,7 @@ __all__ = [
     "Subscription",
     "bus_for",
     "read_versions",
+    "APPLICATION_NAME",
     "CHANNEL",
     "HEARTBEAT_SECONDS",
     "POLL_SECONDS",
@@ -68,6 +69,8 @@ log = logging.getLogger(__name__)
 
 #: The PostgreSQL notification channel of every process.
 CHANNEL = "ginrummy_live"
+#: The ``application_name`` of the listening connections (as ``pg_stat_activity`` shows them).
+APPLICATION_NAME = "ginrummy-live"
 #: How often an open stream refreshes its seat's presence and rereads its match's version.
 HEARTBEAT_SECONDS = 15.0
 #: A seat whose row was not refreshed for this long is not here, whatever its count says.
@@ -303,7 +306,7 @@ class PostgresBus(Bus):
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(
-                    self._conninfo, autocommit=True
+                    self._conninfo, autocommit=True, application_name=APPLICATION_NAME
                 ) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     self._listening.set()
