@@ -122,6 +122,7 @@ class Results:
     requests: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
     ready: int = 0
+    client_cpu: float = 0.0
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
@@ -256,18 +257,24 @@ async def run(urls: list[str], args: argparse.Namespace, results: Results,
         if results.ready >= args.tables or any(t.done() for t in tasks):
             break
         await asyncio.sleep(0.05)
-    cpu0, db0, t0 = cpu_seconds(pids), cpu_seconds(db_pids), time.perf_counter()
+    db_before = {pid: cpu_seconds([pid]) for pid in db_pids}
+    cpu0, t0 = cpu_seconds(pids), time.perf_counter()
+    results.client_cpu = -time.process_time()
     start.set()
     done = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True),
                                   args.deadline)
     wall = time.perf_counter() - t0
+    results.client_cpu += time.process_time()
     moves = 0
     for d in done:
         if isinstance(d, BaseException):
             results.error(type(d).__name__)
         else:
             moves += d
-    return moves, cpu_seconds(pids) - cpu0, cpu_seconds(db_pids) - db0, wall
+    # Database connections opened during the run count whole.
+    db_cpu = sum(cpu_seconds([pid]) - db_before.get(pid, 0.0)
+                 for pid in (postgres_pids() if db_pids else []))
+    return moves, cpu_seconds(pids) - cpu0, db_cpu, wall
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -319,6 +326,8 @@ def main(argv: list[str] | None = None) -> None:
         if db_pids:
             line += f"; db cpu per move {db_cpu / moves * ms:.2f} ms ({db_cpu:.1f} s)"
         print(line)
+        print(f"clients' cpu (this process) {results.client_cpu:.1f} s, "
+              f"{results.client_cpu / wall:.2f} of a core")
     print(load_line("at the end"))
 
 
