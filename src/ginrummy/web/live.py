@@ -44,7 +44,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import DateTime, Integer, String, case, column, select, table, text, update
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 from ..store import Store
@@ -379,7 +379,10 @@ class Presence:
     store's tables (every worker and machine reads the same rows)."""
 
     def __init__(self, store: Store, *, stale: float = STALE_SECONDS) -> None:
-        _Base.metadata.create_all(store.engine)
+        try:
+            _Base.metadata.create_all(store.engine)
+        except DBAPIError:  # another process created the table meanwhile: it is there now
+            _Base.metadata.create_all(store.engine)
         self._sessions = sessionmaker(store.engine, expire_on_commit=False)
         self.stale = dt.timedelta(seconds=stale)
 
