@@ -183,7 +183,9 @@ class Watcher:
 async def table(n: int, urls: list[str], args: argparse.Namespace, results: Results,
                 start: asyncio.Event, rng: random.Random) -> int:
     """One table: returns the moves it timed."""
-    limits = httpx.Limits(max_connections=2)
+    # Idle connections are closed by the client before uvicorn's 5 s keep-alive runs out, so
+    # a move is never sent on a connection the server is closing.
+    limits = httpx.Limits(max_connections=2, keepalive_expiry=2.0)
     timeout = httpx.Timeout(args.timeout)
     mover_url, watcher_url = urls[n % len(urls)], urls[(n + 1) % len(urls)]
     async with httpx.AsyncClient(base_url=mover_url, timeout=timeout, limits=limits) as mover, \
