@@ -15,13 +15,14 @@ Two buses behind the one interface, chosen from the store's URL by :func:`bus_fo
   versions of the watched matches only.
 - :class:`PostgresBus` (PostgreSQL): the database's own ``LISTEN/NOTIFY``. Each process keeps
   one listening connection (psycopg 3, reconnecting with backoff; after a reconnect every
-  watched match's version is read again, since notifications sent meanwhile are lost) and sends
-  ``NOTIFY`` on its pool's connection *right after* the save commits, from the ``on_change``
-  hook: the hook is called only for committed changes, so no stream ever hears of a version that
-  was rolled back, and a stream reading the match on the notification finds it. The cost of
-  sending after rather than inside the transaction is that a process dying between the commit
-  and the ``NOTIFY`` loses that one notification; every stream reads its match's version again
-  at each keep-alive (:data:`HEARTBEAT_SECONDS`), which heals it.
+  watched match's version is read again, since notifications sent meanwhile are lost) and one
+  sending connection. The ``NOTIFY`` goes out *right after* the save commits: the service's
+  ``on_change`` hook, called only for committed changes, queues it, and the sender sends what
+  has queued in one statement. So no stream ever hears of a version that was rolled back, a
+  stream reading the match on the notification finds it, and the request does not wait for the
+  notification. The cost of sending after rather than inside the transaction is that a process
+  dying between the commit and the ``NOTIFY`` loses that notification; every stream reads its
+  match's version again at each keep-alive (:data:`HEARTBEAT_SECONDS`), which heals it.
 
 Presence lives in the database (table ``live_presence``, one row per match and seat: how many
 streams are open and when the seat was last seen), so every worker and machine sees the same
@@ -265,6 +266,8 @@ class PostgresBus(Bus):
     BACKOFF = (0.1, 5.0)
     #: How long a stream's first subscription waits for the listener to be connected.
     READY_SECONDS = 5.0
+    #: Notifications waiting for the sender, at most (beyond, they are dropped and healed).
+    OUTBOX = 10_000
 
     def __init__(self, store: Store) -> None:
         super().__init__(store)
@@ -272,16 +275,34 @@ class PostgresBus(Bus):
         self._conninfo = url.render_as_string(hide_password=False)
         self._me = secrets.token_hex(4)
         self._listening = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._outbox: asyncio.Queue[str] | None = None
         self.reconnects = 0
 
     def _send(self, match_id: str, version: int | None) -> None:
+        """Queue the notification for this process's sender (any thread); with no sender
+        running (no loop yet), send it at once on a connection of the pool."""
         payload = f"{self._me} {match_id} {'p' if version is None else version}"
+        loop, outbox = self._loop, self._outbox
+        if loop is not None and outbox is not None:
+            try:
+                loop.call_soon_threadsafe(self._post, outbox, payload)
+                return
+            except RuntimeError:  # that loop is closed
+                pass
         try:
             with self.store.engine.connect() as conn:
                 conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": payload})
                 conn.commit()
         except Exception:  # the change is saved; streams reread versions at keep-alive
             log.warning("NOTIFY failed for match %s", match_id, exc_info=True)
+
+    @staticmethod
+    def _post(outbox: asyncio.Queue[str], payload: str) -> None:
+        try:
+            outbox.put_nowait(payload)
+        except asyncio.QueueFull:  # the database is away: streams reread at keep-alive
+            log.warning("the live outbox is full; a notification was dropped")
 
     async def _ready(self) -> None:
         with contextlib.suppress(TimeoutError):
@@ -298,9 +319,46 @@ class PostgresBus(Bus):
             self._deliver(match_id, int(what))
 
     async def _run(self) -> None:
+        self._outbox = asyncio.Queue(self.OUTBOX)
+        self._loop = asyncio.get_running_loop()
+        try:
+            await asyncio.gather(self._listen(), self._sender())
+        finally:
+            self._loop = self._outbox = None
+
+    async def _sender(self) -> None:
+        """Send the queued notifications on a connection of their own, many per statement
+        when they queue up (each in its own autocommitted transaction, after the save's)."""
         import psycopg
 
-        self._listening = asyncio.Event()
+        assert self._outbox is not None
+        outbox = self._outbox
+        delay = self.BACKOFF[0]
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                    self._conninfo, autocommit=True, application_name=APPLICATION_NAME + "-send"
+                ) as conn:
+                    delay = self.BACKOFF[0]
+                    while True:
+                        batch = [await outbox.get()]
+                        while len(batch) < _CHUNK and not outbox.empty():
+                            batch.append(outbox.get_nowait())
+                        await conn.execute(
+                            "SELECT pg_notify(%s, p) FROM unnest(%s::text[]) AS p",
+                            (CHANNEL, batch),
+                        )
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # that batch is lost: streams reread at keep-alive
+                log.warning("live sender lost its connection (%s); reconnecting", exc)
+                await asyncio.sleep(delay * (0.5 + random.random()))
+                delay = min(delay * 2, self.BACKOFF[1])
+
+    async def _listen(self) -> None:
+        import psycopg
+
+        self._listening.clear()
         delay = self.BACKOFF[0]
         first = True
         while True:
