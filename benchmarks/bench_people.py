@@ -125,6 +125,7 @@ class Results:
     errors: dict[str, int] = field(default_factory=dict)
     ready: int = 0
     client_cpu: float = 0.0
+    idle: float | None = None
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
@@ -264,6 +265,10 @@ async def run(urls: list[str], args: argparse.Namespace, results: Results,
         if results.ready >= args.tables or any(t.done() for t in tasks):
             break
         await asyncio.sleep(0.05)
+    if args.hold:  # the streams open, nobody moving: what holding them costs
+        c0, w0 = cpu_seconds(pids), time.perf_counter()
+        await asyncio.sleep(args.hold)
+        results.idle = (cpu_seconds(pids) - c0) / (time.perf_counter() - w0)
     db_before = {pid: cpu_seconds([pid]) for pid in db_pids}
     cpu0, t0 = cpu_seconds(pids), time.perf_counter()
     results.client_cpu = -time.process_time()
@@ -296,6 +301,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--deadline", type=float, default=900.0, help="longest whole run, s")
     ap.add_argument("--no-watchers", action="store_true",
                     help="no event streams (the reference: what the moves cost without them)")
+    ap.add_argument("--hold", type=float, default=0.0,
+                    help="first hold the streams open this many seconds with no moves and "
+                    "print the servers' CPU meanwhile")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
 
@@ -327,6 +335,9 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{label:38} {len(xs):>6} {statistics.median(xs) * ms:>7.1f} "
                   f"{percentile(xs, 0.95) * ms:>7.1f} {percentile(xs, 0.99) * ms:>7.1f} "
                   f"{max(xs) * ms:>7.1f}")
+    if results.idle is not None:
+        print(f"holding {args.tables} streams with no moves for {args.hold:.0f} s: servers' "
+              f"cpu {results.idle * 100:.1f}% of a core")
     errors = sum(results.errors.values())
     print(f"moves {moves} in {wall:.1f} s ({moves / wall:.0f}/s); errors {errors}"
           + (f" {results.errors}" if errors else ""))
