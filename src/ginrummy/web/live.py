@@ -21,8 +21,9 @@ Two buses behind the one interface, chosen from the store's URL by :func:`bus_fo
   has queued in one statement. So no stream ever hears of a version that was rolled back, a
   stream reading the match on the notification finds it, and the request does not wait for the
   notification. The cost of sending after rather than inside the transaction is that a process
-  dying between the commit and the ``NOTIFY`` loses that notification; every stream reads its
-  match's version again at each keep-alive (:data:`HEARTBEAT_SECONDS`), which heals it.
+  dying between the commit and the ``NOTIFY`` loses that notification; every
+  :data:`HEARTBEAT_SECONDS` the process reads the versions of the matches it has streams for
+  (one query), which heals it.
 
 Presence lives in the database (table ``live_presence``, one row per match and seat: how many
 streams are open and when the seat was last seen), so every worker and machine sees the same
@@ -322,9 +323,19 @@ class PostgresBus(Bus):
         self._outbox = asyncio.Queue(self.OUTBOX)
         self._loop = asyncio.get_running_loop()
         try:
-            await asyncio.gather(self._listen(), self._sender())
+            await asyncio.gather(self._listen(), self._sender(), self._heal())
         finally:
             self._loop = self._outbox = None
+
+    async def _heal(self) -> None:
+        """Every :data:`HEARTBEAT_SECONDS`, read the watched matches' versions (one query per
+        500): a notification lost after a commit is made good here."""
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            try:
+                await self._resync()
+            except Exception:
+                log.warning("reading the watched matches' versions failed", exc_info=True)
 
     async def _sender(self) -> None:
         """Send the queued notifications on a connection of their own, many per statement

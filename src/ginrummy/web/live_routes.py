@@ -17,10 +17,10 @@ still at it, the stream starts with ``presence``, otherwise with the newest vers
 Each worker process allows :data:`MAX_STREAMS_PER_PLAYER` open streams per player (429 with
 ``Retry-After`` beyond) and :data:`MAX_STREAMS` in all (503). A stream ends when the client
 goes or the server shuts down (sse-starlette watches uvicorn's exit signal). While it is open
-it refreshes its seat's presence and rereads the match's version every
-:data:`~.live.HEARTBEAT_SECONDS` (which heals a lost notification), calls the service's
-``seen`` for the seat, and when the match has a clock deadline wakes at it to call
-``expire_due``.
+it refreshes its seat's presence every :data:`~.live.HEARTBEAT_SECONDS` (and sends
+``presence`` if a seat went stale meanwhile), calls the service's ``seen`` for the seat, and
+when the match has a clock deadline wakes at it to call ``expire_due``. (The bus, not each
+stream, rereads the watched matches' versions to heal a lost notification.)
 """
 
 from __future__ import annotations
@@ -123,11 +123,10 @@ class Live:
             raise NotFound(match_id)
         return version, self.presence.of(match_id), self.service.expire_due(match_id)
 
-    def beat(self, match_id: str, seat: int) -> tuple[int | None, list[SeatPresence]]:
+    def beat(self, match_id: str, seat: int) -> list[SeatPresence]:
         self.presence.beat(match_id, seat)
         self.service.seen(match_id, seat)
-        version = read_versions(self.service.store.engine, [match_id]).get(match_id)
-        return version, self.presence.of(match_id)
+        return self.presence.of(match_id)
 
     def leave(self, match_id: str, seat: int) -> None:
         self.presence.leave(match_id, seat)
@@ -260,9 +259,7 @@ async def _events(
             deadline = await run_in_threadpool(service.expire_due, match_id)
         if time.monotonic() >= next_beat:
             next_beat = time.monotonic() + HEARTBEAT_SECONDS
-            stored, seats = await run_in_threadpool(live.beat, match_id, seat)
-            if stored is not None:
-                sub.note(stored)
+            seats = await run_in_threadpool(live.beat, match_id, seat)
             data = presence_data(match_id, seat, seats)
             if data != shown:
                 shown = data
