@@ -21,6 +21,8 @@ that ended), and CPU per move: the servers' CPU time (user + system, from ``/pro
 timed phase divided by the moves; ``db cpu`` adds the local PostgreSQL processes' when the
 database is PostgreSQL on this machine. ``--think`` pauses each mover a random 0 to 2×THINK
 seconds between moves (default 0: every table moves as fast as it can, a saturation test).
+``--hold S`` first keeps every stream open S seconds with nobody moving and prints the
+servers' CPU meanwhile (the keep-alives, the presence rows, the poll or the listener).
 Every loop is bounded: ``--moves`` per table, ``--timeout`` per wait, ``--deadline`` in all.
 """
 
