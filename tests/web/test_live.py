@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
+import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -139,6 +140,33 @@ def test_a_move_from_another_tab_arrives_on_the_open_stream(ann: Api) -> None:
             other_tab.close()
     finally:
         stream.close()
+
+
+def test_presence_while_a_stream_is_open_and_after(ann: Api, server: Server) -> None:
+    state = ann.new_match()
+    path = f"/api/matches/{state['id']}/presence"
+    assert ann.http.get(path).json() == {"type": "presence", "match": state["id"], "you": 0,
+                                         "seats": []}
+    stream = ann.events(state["id"])
+    try:
+        shown = stream.until("presence")["data"]
+        assert ann.http.get(path).json() == shown
+        assert [(s["seat"], s["here"]) for s in shown["seats"]] == [(0, True)]
+    finally:
+        stream.close()
+    # The server notes the stream's end when it sees the connection go: poll (bounded).
+    for _ in range(400):
+        seats = ann.http.get(path).json()["seats"]
+        if not seats[0]["here"]:
+            break
+        time.sleep(0.05)
+    assert [(s["seat"], s["here"]) for s in seats] == [(0, False)]
+    assert seats[0]["last_seen"].endswith("Z")
+    bob = Api(server.url, name="Bob")
+    try:
+        assert bob.http.get(path).status_code == 404
+    finally:
+        bob.close()
 
 
 def test_resuming_from_last_event_id(ann: Api) -> None:

@@ -231,6 +231,15 @@ async def events(
     return _Stream(body, the_sub, close)
 
 
+@router.get("/matches/{match_id}/presence", responses=ERRORS)
+def presence(request: Request, player: Player, match_id: MatchId) -> dict[str, object]:
+    """Who is connected to the match's event streams now, and when each seat was last seen:
+    the data of the stream's ``presence`` event."""
+    live: Live = request.app.state.live
+    seat = live.service.seat_of(player, match_id)
+    return presence_data(match_id, seat, live.presence.of(match_id))
+
+
 async def _events(
     live: Live,
     sub: Subscription,
