@@ -11,7 +11,7 @@ from pathlib import Path
 from sqlalchemy import text
 
 from ginrummy.store import Store
-from ginrummy.web.live import LocalBus, Presence, bus_for
+from ginrummy.web.live import LocalBus, Presence, bus_for, presence_key
 
 
 def test_a_version_published_from_a_thread_wakes_the_subscription(tmp_path: Path) -> None:
@@ -83,3 +83,28 @@ def test_the_bus_is_chosen_from_the_database_url(tmp_path: Path) -> None:
     finally:
         memory.close()
         file.close()
+
+
+def test_one_keep_alive_refreshes_many_seats_and_only_staleness_is_news(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+    try:
+        presence = Presence(store)
+        for match_id in ("a", "b"):
+            presence.arrive(match_id, 0)
+            presence.arrive(match_id, 1)
+        hour_ago = dt.datetime.now(dt.UTC).replace(tzinfo=None) - dt.timedelta(hours=1)
+        with store.engine.begin() as conn:
+            conn.execute(text("UPDATE live_presence SET last_seen = :t"), {"t": hour_ago})
+        before = presence.of_many(["a", "b"])
+        assert all(not p.here for seats in before.values() for p in seats)
+        presence.beat_many([("a", 0), ("a", 1), ("b", 1)])
+        after = presence.of_many(["a", "b", "nosuch"])
+        assert set(after) == {"a", "b"}
+        assert [(p.seat, p.here) for p in after["a"]] == [(0, True), (1, True)]
+        assert [(p.seat, p.here) for p in after["b"]] == [(0, False), (1, True)]
+        # A present seat's newer last_seen is no news; a seat coming or going is.
+        assert presence_key(after["b"]) != presence_key(before["b"])
+        presence.beat_many([("a", 0), ("a", 1)])
+        assert presence_key(presence.of("a")) == presence_key(after["a"])
+    finally:
+        store.close()

@@ -44,7 +44,18 @@ import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import DateTime, Integer, String, case, column, select, table, text, update
+from sqlalchemy import (
+    DateTime,
+    Integer,
+    String,
+    case,
+    column,
+    select,
+    table,
+    text,
+    tuple_,
+    update,
+)
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
@@ -468,15 +479,36 @@ class Presence:
         fewer = case((_Presence.streams > 0, _Presence.streams - 1), else_=0)
         self._change(match_id, seat, fewer, first=0)
 
+    def beat_many(self, seats: Sequence[tuple[str, int]]) -> None:
+        """Streams of these ``(match id, seat)`` are still open: one statement per 500."""
+        now = _now()
+        with self._sessions() as s, s.begin():
+            for start in range(0, len(seats), _CHUNK):
+                chunk = list(seats[start:start + _CHUNK])
+                s.execute(update(_Presence)
+                          .where(tuple_(_Presence.match_id, _Presence.seat).in_(chunk))
+                          .values(last_seen=now))
+
     def of(self, match_id: str) -> list[SeatPresence]:
         """Every seat of the match that ever had a stream, by seat."""
-        with self._sessions() as s:
-            rows = s.scalars(
-                select(_Presence).where(_Presence.match_id == match_id).order_by(_Presence.seat)
-            ).all()
+        return self.of_many([match_id]).get(match_id, [])
+
+    def of_many(self, match_ids: Sequence[str]) -> dict[str, list[SeatPresence]]:
+        """:meth:`of` for each of these matches (those with no row are left out)."""
         fresh = _now() - self.stale
-        return [SeatPresence(r.seat, r.streams > 0 and r.last_seen >= fresh, r.last_seen)
-                for r in rows]
+        out: dict[str, list[SeatPresence]] = {}
+        with self._sessions() as s:
+            for start in range(0, len(match_ids), _CHUNK):
+                rows = s.execute(
+                    select(_Presence.match_id, _Presence.seat, _Presence.streams,
+                           _Presence.last_seen)
+                    .where(_Presence.match_id.in_(list(match_ids[start:start + _CHUNK])))
+                    .order_by(_Presence.match_id, _Presence.seat)
+                ).all()
+                for match_id, seat, streams, seen in rows:
+                    out.setdefault(match_id, []).append(
+                        SeatPresence(seat, streams > 0 and seen >= fresh, seen))
+        return out
 
     def _change(self, match_id: str, seat: int, streams: object, *, first: int) -> None:
         where = (_Presence.match_id == match_id, _Presence.seat == seat)
@@ -494,6 +526,12 @@ class Presence:
                 return
             except IntegrityError:  # another stream made the row first: update it
                 continue
+
+
+def presence_key(seats: Sequence[SeatPresence]) -> tuple[tuple[int, bool, dt.datetime | None], ...]:
+    """What a ``presence`` event tells that matters: who is here, and since when each absent
+    seat is gone (a present seat's refreshed ``last_seen`` is no news)."""
+    return tuple((p.seat, p.here, None if p.here else p.last_seen) for p in seats)
 
 
 def presence_data(match_id: str, seat: int, seats: Sequence[SeatPresence]) -> dict[str, object]:

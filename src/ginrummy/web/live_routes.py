@@ -17,16 +17,19 @@ still at it, the stream starts with ``presence``, otherwise with the newest vers
 Each worker process allows :data:`MAX_STREAMS_PER_PLAYER` open streams per player (429 with
 ``Retry-After`` beyond) and :data:`MAX_STREAMS` in all (503). A stream ends when the client
 goes or the server shuts down (sse-starlette watches uvicorn's exit signal). While it is open
-it refreshes its seat's presence every :data:`~.live.HEARTBEAT_SECONDS` (and sends
-``presence`` if a seat went stale meanwhile), calls the service's ``seen`` for the seat, and
-when the match has a clock deadline wakes at it to call ``expire_due``. (The bus, not each
-stream, rereads the watched matches' versions to heal a lost notification.)
+its seat's presence row is refreshed and the service's ``seen`` called for it every
+:data:`~.live.HEARTBEAT_SECONDS`, by one keep-alive task per process for all its streams
+(which also wakes the streams of a match where a seat went stale); when the match has a clock
+deadline the stream wakes at it to call ``expire_due``. (The bus, not each stream, rereads the
+watched matches' versions to heal a lost notification.)
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import logging
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -47,12 +50,15 @@ from .live import (
     Subscription,
     bus_for,
     presence_data,
+    presence_key,
     read_versions,
 )
 from .routes import ERRORS, MatchId, Player
 from .service import NotFound, TableService
 
 __all__ = ["install", "router", "Live", "MAX_STREAMS", "MAX_STREAMS_PER_PLAYER", "PING_SECONDS"]
+
+log = logging.getLogger(__name__)
 
 #: Open streams one player may hold in one worker process (tabs, devices).
 MAX_STREAMS_PER_PLAYER = 4
@@ -72,12 +78,12 @@ _CLOSE_SECONDS = 5.0
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     live: Live | None = getattr(app.state, "live", None)
     if live is not None:
-        await live.bus.start()
+        await live.start()
     try:
         yield
     finally:
         if live is not None:
-            await live.bus.close()
+            await live.close()
 
 
 router = APIRouter(prefix="/api", lifespan=_lifespan)
@@ -93,6 +99,46 @@ class Live:
     per_player: int = MAX_STREAMS_PER_PLAYER
     total: int = MAX_STREAMS
     open: Counter[int] = field(default_factory=Counter)
+    #: Open streams by ``(match id, seat)``, for the keep-alive.
+    seats: Counter[tuple[str, int]] = field(default_factory=Counter)
+    _keepalive: asyncio.Task[None] | None = None
+    _shown: dict[str, object] = field(default_factory=dict)
+
+    async def start(self) -> None:
+        """Start the bus and the keep-alive on the running loop (again if its loop has gone)."""
+        await self.bus.start()
+        task = self._keepalive
+        if task is None or task.done() or task.get_loop() is not asyncio.get_running_loop():
+            self._keepalive = asyncio.get_running_loop().create_task(self._keep_alive())
+
+    async def close(self) -> None:
+        task, self._keepalive = self._keepalive, None
+        if task is not None and task.get_loop() is asyncio.get_running_loop():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.bus.close()
+
+    async def _keep_alive(self) -> None:
+        """Every :data:`~.live.HEARTBEAT_SECONDS`, for all this process's streams at once:
+        refresh their seats' presence rows, tell the service each seat is still seen, and wake
+        the streams of a match whose presence changed otherwise (a seat gone stale)."""
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            seats = [k for k, n in self.seats.items() if n > 0]
+            if not seats:
+                continue
+            try:
+                found = await run_in_threadpool(self._beat, seats)
+            except Exception:
+                log.warning("refreshing the presence rows failed", exc_info=True)
+                continue
+            for match_id, key in found.items():
+                if self._shown.get(match_id, key) != key:
+                    self.bus.publish_presence(match_id)
+                self._shown[match_id] = key
+            for gone in set(self._shown) - set(found):
+                del self._shown[gone]
 
     def take(self, player_id: int) -> None:
         """Count a new stream of the player, or refuse it (429, or 503 when the process is
@@ -123,10 +169,12 @@ class Live:
             raise NotFound(match_id)
         return version, self.presence.of(match_id), self.service.expire_due(match_id)
 
-    def beat(self, match_id: str, seat: int) -> list[SeatPresence]:
-        self.presence.beat(match_id, seat)
-        self.service.seen(match_id, seat)
-        return self.presence.of(match_id)
+    def _beat(self, seats: list[tuple[str, int]]) -> dict[str, object]:
+        self.presence.beat_many(seats)
+        for match_id, seat in seats:
+            self.service.seen(match_id, seat)
+        found = self.presence.of_many(sorted({m for m, _s in seats}))
+        return {m: presence_key(p) for m, p in found.items()}
 
     def leave(self, match_id: str, seat: int) -> None:
         self.presence.leave(match_id, seat)
@@ -210,7 +258,7 @@ async def events(
     live.take(player.id)
     sub: Subscription | None = None
     try:
-        await live.bus.start()
+        await live.start()
         sub = live.bus.subscribe(match_id)
         version, seats, deadline = await run_in_threadpool(live.arrive, match_id, seat)
     except BaseException:
@@ -221,10 +269,14 @@ async def events(
     resume = since if since is not None else (
         int(last_event_id) if last_event_id is not None else None)
     the_sub = sub
+    live.seats[match_id, seat] += 1
 
     async def close() -> None:
         live.bus.unsubscribe(the_sub)
         live.give_back(player.id)
+        live.seats[match_id, seat] -= 1
+        if live.seats[match_id, seat] <= 0:
+            del live.seats[match_id, seat]
         await run_in_threadpool(live.leave, match_id, seat)
 
     body = _events(live, the_sub, seat, version, resume, seats, deadline)
@@ -254,11 +306,10 @@ async def _events(
     sent = version
     if resume is None or resume != version:
         yield _version_event(match_id, version)
-    shown = presence_data(match_id, seat, seats)
-    yield _presence_event(shown)
-    next_beat = time.monotonic() + HEARTBEAT_SECONDS
+    shown = presence_key(seats)
+    yield _presence_event(presence_data(match_id, seat, seats))
     while True:
-        wait = next_beat - time.monotonic()
+        wait = HEARTBEAT_SECONDS
         if deadline is not None:
             wait = min(wait, deadline - time.time())
         await sub.wait(max(wait, 0.0))
@@ -266,20 +317,12 @@ async def _events(
             return
         if deadline is not None and time.time() >= deadline:
             deadline = await run_in_threadpool(service.expire_due, match_id)
-        if time.monotonic() >= next_beat:
-            next_beat = time.monotonic() + HEARTBEAT_SECONDS
-            seats = await run_in_threadpool(live.beat, match_id, seat)
-            data = presence_data(match_id, seat, seats)
-            if data != shown:
-                shown = data
-                yield _presence_event(shown)
         if sub.version > sent:
             sent = sub.version
             yield _version_event(match_id, sent)
             deadline = await run_in_threadpool(service.expire_due, match_id)
         if sub.take_presence():
             seats = await run_in_threadpool(live.presence.of, match_id)
-            data = presence_data(match_id, seat, seats)
-            if data != shown:
-                shown = data
-                yield _presence_event(shown)
+            if presence_key(seats) != shown:
+                shown = presence_key(seats)
+                yield _presence_event(presence_data(match_id, seat, seats))
