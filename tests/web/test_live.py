@@ -28,8 +28,9 @@ READ_TIMEOUT = 40.0
 class Events:
     """An open event stream, read event by event (comments skipped)."""
 
-    def __init__(self, base: str, match_id: str, token: str, **headers: str) -> None:
-        self.client = httpx.Client(base_url=base, timeout=httpx.Timeout(READ_TIMEOUT))
+    def __init__(self, base: str, match_id: str, token: str,
+                 client: httpx.Client | None = None, **headers: str) -> None:
+        self.client = client or httpx.Client(base_url=base, timeout=httpx.Timeout(READ_TIMEOUT))
         self._cm: AbstractContextManager[httpx.Response] = self.client.stream(
             "GET", f"/api/matches/{match_id}/events",
             headers={"Authorization": f"Bearer {token}", **headers},
