@@ -117,13 +117,15 @@ def _file_lock(engine: Engine) -> Iterator[None]:
 
 
 def model_metadata() -> MetaData:
-    """Every table the code's models declare (the store's and the coach notes'), in one
-    :class:`MetaData`: what the migrations at head must agree with."""
+    """Every table the code's models declare (the store's, the coach notes' and the live
+    streams' presence), in one :class:`MetaData`: what the migrations at head must agree
+    with."""
     from ..store import _Base as StoreBase  # with the token tables of store_tokens
     from ..web.coach_store import _Base as CoachBase
+    from ..web.live import _Base as LiveBase
 
     merged = MetaData()
-    for base in (StoreBase, CoachBase):
+    for base in (StoreBase, CoachBase, LiveBase):
         for table in base.metadata.tables.values():
             table.to_metadata(merged)
     return merged

@@ -34,6 +34,7 @@ from .coach_service import CoachService, NoSuchDecision
 from .learn_routes import numbers_router
 from .learn_routes import router as learn_router
 from .limits import CoachPool, RateLimiter, RateLimits
+from .live_routes import install as install_live
 from .routes import router
 from .service import Conflict, NotFound, TableService
 from .token_routes import router as token_router
@@ -232,6 +233,7 @@ def create_app(
     app.include_router(numbers_router)
     app.include_router(coach_router)
     app.include_router(coach_lessons_router)
+    install_live(app, service)  # the live events: GET /api/matches/{id}/events
 
     def _error(status: int, detail: str) -> JSONResponse:
         return JSONResponse({"detail": detail}, status_code=status)

@@ -32,6 +32,7 @@ import secrets
 import threading
 import zlib
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
@@ -107,6 +108,9 @@ class TableService:
         self._cache: OrderedDict[str, _Entry] = OrderedDict()
         self._stripes = [threading.Lock() for _ in range(LOCK_STRIPES)]
         self._guard = threading.Lock()
+        #: Called as ``on_change(match_id, version)`` after every committed change (the live
+        #: events' bus; see :mod:`.live`).
+        self.on_change: Callable[[str, int], None] | None = None
 
     # Players.
 
@@ -152,6 +156,7 @@ class TableService:
         )
         entry = _Entry(info.version, table)
         self._remember(info.id, entry)
+        self._changed(info.id, info.version)
         return self._state(info, entry, since)
 
     def state(self, player: PlayerInfo, match_id: str) -> MatchState:
@@ -248,7 +253,27 @@ class TableService:
                 meta=self._meta(info.level),
             )
 
+    # Live events (stand-ins until people-vs-people tables: one seat, no clocks).
+
+    def seat_of(self, player: PlayerInfo, match_id: str) -> int:
+        """The player's seat at the match; :class:`NotFound` when they are not seated."""
+        if self.store.get_match(player.id, match_id) is None:
+            raise NotFound(match_id)
+        return HUMAN
+
+    def seen(self, match_id: str, seat: int) -> None:
+        """A stream of ``seat`` is open now (for leaving's grace period; nothing yet)."""
+
+    def expire_due(self, match_id: str) -> float | None:
+        """End what a clock has run out on, and the next clock deadline (seconds since the
+        epoch), or ``None`` without a clock (always, until clocks exist)."""
+        return None
+
     # Inside.
+
+    def _changed(self, match_id: str, version: int) -> None:
+        if self.on_change is not None:
+            self.on_change(match_id, version)
 
     def _lock(self, match_id: str) -> threading.Lock:
         """The lock that serializes requests on this match (striped: a fixed set of locks, so
@@ -331,6 +356,7 @@ class TableService:
         )
         entry.version = version
         self._remember(info.id, entry)
+        self._changed(info.id, version)
         new_info = replace(info, version=version, status=status)
         return self._state(new_info, entry, since)
 

@@ -1,0 +1,328 @@
+"""``GET /api/matches/{id}/events``: a match's live events as ``text/event-stream``.
+
+Bearer auth as every other route (the page reads the stream with ``fetch`` and a
+``ReadableStream``, since ``EventSource`` cannot send headers). The events:
+
+- ``version`` (``id: <version>``, data ``{"type": "version", "match", "version"}``): first the
+  current version, then one whenever the match changes. A reader that falls behind gets the
+  newest version, not every one in between: the state (``GET /api/matches/{id}``) says the rest.
+- ``presence`` (no ``id``; data ``{"type": "presence", "match", "you": your seat, "seats":
+  [{"seat", "here", "last_seen"}]}``): after the first ``version``, and whenever a seat's
+  streams open or close.
+- a comment line every :data:`PING_SECONDS`, so proxies keep the connection open.
+
+Resuming: send the last version seen as ``Last-Event-ID`` (or ``?since=``); when the match is
+still at it, the stream starts with ``presence``, otherwise with the newest version at once.
+
+Each worker process allows :data:`MAX_STREAMS_PER_PLAYER` open streams per player (429 with
+``Retry-After`` beyond) and :data:`MAX_STREAMS` in all (503). A stream ends when the client
+goes or the server shuts down (sse-starlette watches uvicorn's exit signal). While it is open
+its seat's presence row is refreshed and the service's ``seen`` called for it every
+:data:`~.live.HEARTBEAT_SECONDS`, by one keep-alive task per process for all its streams
+(which also wakes the streams of a match where a seat went stale); when the match has a clock
+deadline the stream wakes at it to call ``expire_due``. (The bus, not each stream, rereads the
+watched matches' versions to heal a lost notification.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Annotated
+
+import anyio
+from fastapi import APIRouter, FastAPI, Header, HTTPException, Query, Request
+from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.concurrency import run_in_threadpool
+from starlette.types import Receive, Scope, Send
+
+from .live import (
+    HEARTBEAT_SECONDS,
+    Bus,
+    Presence,
+    SeatPresence,
+    Subscription,
+    bus_for,
+    presence_data,
+    presence_key,
+    read_versions,
+)
+from .routes import ERRORS, MatchId, Player
+from .service import NotFound, TableService
+
+__all__ = ["install", "router", "Live", "MAX_STREAMS", "MAX_STREAMS_PER_PLAYER", "PING_SECONDS"]
+
+log = logging.getLogger(__name__)
+
+#: Open streams one player may hold in one worker process (tabs, devices).
+MAX_STREAMS_PER_PLAYER = 4
+#: Open streams one worker process holds in all.
+MAX_STREAMS = 2000
+#: The ``Retry-After`` of a refused stream, in seconds.
+RETRY_AFTER = 5
+#: How often a keep-alive comment is sent.
+PING_SECONDS = 15
+#: Longest a stream may take to end by itself once the server shuts down.
+_SHUTDOWN_GRACE = 2.0
+#: Longest a closing stream spends writing that its seat left.
+_CLOSE_SECONDS = 5.0
+
+
+@contextlib.asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    live: Live | None = getattr(app.state, "live", None)
+    if live is not None:
+        await live.start()
+    try:
+        yield
+    finally:
+        if live is not None:
+            await live.close()
+
+
+router = APIRouter(prefix="/api", lifespan=_lifespan)
+
+
+@dataclass
+class Live:
+    """The live events of one app: its bus, the presence rows, the per-player stream counts."""
+
+    service: TableService
+    bus: Bus
+    presence: Presence
+    per_player: int = MAX_STREAMS_PER_PLAYER
+    total: int = MAX_STREAMS
+    open: Counter[int] = field(default_factory=Counter)
+    #: Open streams by ``(match id, seat)``, for the keep-alive.
+    seats: Counter[tuple[str, int]] = field(default_factory=Counter)
+    _keepalive: asyncio.Task[None] | None = None
+    _shown: dict[str, object] = field(default_factory=dict)
+
+    async def start(self) -> None:
+        """Start the bus and the keep-alive on the running loop (again if its loop has gone)."""
+        await self.bus.start()
+        task = self._keepalive
+        if task is None or task.done() or task.get_loop() is not asyncio.get_running_loop():
+            self._keepalive = asyncio.get_running_loop().create_task(self._keep_alive())
+
+    async def close(self) -> None:
+        task, self._keepalive = self._keepalive, None
+        if task is not None and task.get_loop() is asyncio.get_running_loop():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.bus.close()
+
+    async def _keep_alive(self) -> None:
+        """Every :data:`~.live.HEARTBEAT_SECONDS`, for all this process's streams at once:
+        refresh their seats' presence rows, tell the service each seat is still seen, and wake
+        the streams of a match whose presence changed otherwise (a seat gone stale)."""
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            seats = [k for k, n in self.seats.items() if n > 0]
+            if not seats:
+                continue
+            try:
+                found = await run_in_threadpool(self._beat, seats)
+            except Exception:
+                log.warning("refreshing the presence rows failed", exc_info=True)
+                continue
+            for match_id, key in found.items():
+                if self._shown.get(match_id, key) != key:
+                    self.bus.publish_presence(match_id)
+                self._shown[match_id] = key
+            for gone in set(self._shown) - set(found):
+                del self._shown[gone]
+
+    def take(self, player_id: int) -> None:
+        """Count a new stream of the player, or refuse it (429, or 503 when the process is
+        full). Called on the event loop only."""
+        if sum(self.open.values()) >= self.total:
+            raise HTTPException(503, "This server holds as many live streams as it can; "
+                                "try again shortly.", headers={"Retry-After": str(RETRY_AFTER)})
+        if self.open[player_id] >= self.per_player:
+            raise HTTPException(
+                429, f"You already have {self.per_player} live streams open here; close one "
+                "(another tab?) and try again.", headers={"Retry-After": str(RETRY_AFTER)})
+        self.open[player_id] += 1
+
+    def give_back(self, player_id: int) -> None:
+        self.open[player_id] -= 1
+        if self.open[player_id] <= 0:
+            del self.open[player_id]
+
+    # In the thread pool: the database.
+
+    def arrive(self, match_id: str, seat: int) -> tuple[int, list[SeatPresence], float | None]:
+        """A stream of ``seat`` opens: presence, the current version, the clock's deadline."""
+        self.presence.arrive(match_id, seat)
+        self.service.seen(match_id, seat)
+        self.bus.publish_presence(match_id)
+        version = read_versions(self.service.store.engine, [match_id]).get(match_id)
+        if version is None:
+            raise NotFound(match_id)
+        return version, self.presence.of(match_id), self.service.expire_due(match_id)
+
+    def _beat(self, seats: list[tuple[str, int]]) -> dict[str, object]:
+        self.presence.beat_many(seats)
+        for match_id, seat in seats:
+            self.service.seen(match_id, seat)
+        found = self.presence.of_many(sorted({m for m, _s in seats}))
+        return {m: presence_key(p) for m, p in found.items()}
+
+    def leave(self, match_id: str, seat: int) -> None:
+        self.presence.leave(match_id, seat)
+        self.bus.publish_presence(match_id)
+
+
+def install(app: FastAPI, service: TableService, *, bus: Bus | None = None) -> Live:
+    """Wire the live events into ``app``: the bus (by default the one for the store's
+    database) hears every committed change of ``service``, and the stream route is added."""
+    live = Live(service, bus or bus_for(service.store), Presence(service.store))
+    service.on_change = live.bus.publish
+    app.state.live = live
+    app.include_router(router)
+    return live
+
+
+class _Stream(EventSourceResponse):
+    """An event stream that runs ``on_close`` however it ends (client gone, shutdown, error),
+    even if its body never started. On shutdown it stops ``sub``, so the body ends by itself
+    and the response is completed rather than cut."""
+
+    def __init__(self, content: AsyncIterator[ServerSentEvent], sub: Subscription,
+                 on_close: Callable[[], Awaitable[None]]) -> None:
+        shutdown = anyio.Event()
+
+        async def stop_on_shutdown() -> None:
+            await shutdown.wait()
+            sub.stop()
+
+        super().__init__(content, ping=PING_SECONDS, shutdown_event=shutdown,
+                         shutdown_grace_period=_SHUTDOWN_GRACE,
+                         data_sender_callable=stop_on_shutdown)
+        self._on_close = on_close
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            with anyio.move_on_after(_CLOSE_SECONDS, shield=True):
+                await self._on_close()
+
+
+def _version_event(match_id: str, version: int) -> ServerSentEvent:
+    data = {"type": "version", "match": match_id, "version": version}
+    return ServerSentEvent(json.dumps(data), event="version", id=str(version))
+
+
+def _presence_event(data: dict[str, object]) -> ServerSentEvent:
+    return ServerSentEvent(json.dumps(data), event="presence")
+
+
+@router.get(
+    "/matches/{match_id}/events",
+    response_class=EventSourceResponse,
+    responses={
+        **ERRORS,
+        200: {"content": {"text/event-stream": {}},
+              "description": "the match's events: version, presence"},
+        429: {"description": "too many open streams for this player (see Retry-After)"},
+    },
+)
+async def events(
+    request: Request,
+    player: Player,
+    match_id: MatchId,
+    since: Annotated[
+        int | None,
+        Query(ge=0, le=10**9, description="the last version seen (as Last-Event-ID)"),
+    ] = None,
+    last_event_id: Annotated[
+        str | None,
+        Header(alias="last-event-id", pattern=r"^[0-9]{1,9}$",
+               description="the last version seen, sent back by a reconnecting client"),
+    ] = None,
+) -> EventSourceResponse:
+    """The match's live events (``text/event-stream``): ``version`` first and on every change,
+    ``presence`` when someone arrives or leaves; resumes from ``Last-Event-ID`` or ``since``."""
+    live: Live = request.app.state.live
+    service = live.service
+    seat = await run_in_threadpool(service.seat_of, player, match_id)
+    live.take(player.id)
+    sub: Subscription | None = None
+    try:
+        await live.start()
+        sub = live.bus.subscribe(match_id)
+        version, seats, deadline = await run_in_threadpool(live.arrive, match_id, seat)
+    except BaseException:
+        if sub is not None:
+            live.bus.unsubscribe(sub)
+        live.give_back(player.id)
+        raise
+    resume = since if since is not None else (
+        int(last_event_id) if last_event_id is not None else None)
+    the_sub = sub
+    live.seats[match_id, seat] += 1
+
+    async def close() -> None:
+        live.bus.unsubscribe(the_sub)
+        live.give_back(player.id)
+        live.seats[match_id, seat] -= 1
+        if live.seats[match_id, seat] <= 0:
+            del live.seats[match_id, seat]
+        await run_in_threadpool(live.leave, match_id, seat)
+
+    body = _events(live, the_sub, seat, version, resume, seats, deadline)
+    return _Stream(body, the_sub, close)
+
+
+@router.get("/matches/{match_id}/presence", responses=ERRORS)
+def presence(request: Request, player: Player, match_id: MatchId) -> dict[str, object]:
+    """Who is connected to the match's event streams now, and when each seat was last seen:
+    the data of the stream's ``presence`` event."""
+    live: Live = request.app.state.live
+    seat = live.service.seat_of(player, match_id)
+    return presence_data(match_id, seat, live.presence.of(match_id))
+
+
+async def _events(
+    live: Live,
+    sub: Subscription,
+    seat: int,
+    version: int,
+    resume: int | None,
+    seats: list[SeatPresence],
+    deadline: float | None,
+) -> AsyncIterator[ServerSentEvent]:
+    match_id = sub.match_id
+    service = live.service
+    sent = version
+    if resume is None or resume != version:
+        yield _version_event(match_id, version)
+    shown = presence_key(seats)
+    yield _presence_event(presence_data(match_id, seat, seats))
+    while True:
+        wait = HEARTBEAT_SECONDS
+        if deadline is not None:
+            wait = min(wait, deadline - time.time())
+        await sub.wait(max(wait, 0.0))
+        if sub.stopped:
+            return
+        if deadline is not None and time.time() >= deadline:
+            deadline = await run_in_threadpool(service.expire_due, match_id)
+        if sub.version > sent:
+            sent = sub.version
+            yield _version_event(match_id, sent)
+            deadline = await run_in_threadpool(service.expire_due, match_id)
+        if sub.take_presence():
+            seats = await run_in_threadpool(live.presence.of, match_id)
+            if presence_key(seats) != shown:
+                shown = presence_key(seats)
+                yield _presence_event(presence_data(match_id, seat, seats))

@@ -1,0 +1,118 @@
+"""The stream's hooks into the service, with the server in this process (uvicorn in a thread,
+on 127.0.0.1), so a test can stand in for the service: an open stream reports its seat as seen
+and wakes at the match's clock deadline to call ``expire_due`` with nobody moving; a second
+seat (seated by a stand-in ``seat_of`` until people-vs-people tables exist) coming and going
+reaches the first seat's stream as ``presence`` events."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+
+from ginrummy.store import Store
+from ginrummy.web import create_app
+
+from .conftest import free_port
+from .test_live import Api
+
+
+@pytest.fixture()
+def served(tmp_path: Path) -> Iterator[tuple[str, object]]:
+    store = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    app = create_app(store=store)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(1200):  # until it listens (bounded)
+        if server.started:
+            break
+        time.sleep(0.05)
+    assert server.started, "the server did not start"
+    try:
+        yield f"http://127.0.0.1:{port}", app.state.service
+    finally:
+        server.should_exit = True
+        thread.join(60)
+        assert not thread.is_alive(), "the server did not stop"
+        store.close()
+
+
+def test_a_stream_marks_its_seat_seen_and_wakes_at_the_clock_deadline(
+    served: tuple[str, object],
+) -> None:
+    url, service = served
+    seen: list[tuple[str, int]] = []
+    asked: list[float] = []
+    deadline: list[float] = []
+    second = threading.Event()
+
+    def fake_seen(match_id: str, seat: int) -> None:
+        seen.append((match_id, seat))
+
+    def fake_expire_due(match_id: str) -> float | None:
+        asked.append(time.time())
+        if len(asked) == 1:
+            deadline.append(time.time() + 0.3)  # a clock runs out soon after the stream opens
+            return deadline[0]
+        second.set()
+        return None
+
+    service.seen = fake_seen  # type: ignore[attr-defined]
+    service.expire_due = fake_expire_due  # type: ignore[attr-defined]
+    ann = Api(url)
+    try:
+        state = ann.new_match()
+        stream = ann.events(state["id"])
+        try:
+            assert stream.next()["event"] == "version"
+            assert seen == [(state["id"], 0)]
+            # Nobody moves: only the deadline can bring the second call.
+            assert second.wait(30), "expire_due was not called at the deadline"
+            assert asked[1] >= deadline[0]  # at the deadline, not before
+        finally:
+            stream.close()
+    finally:
+        ann.close()
+
+
+def test_a_second_seat_coming_and_going_reaches_the_first_seats_stream(
+    served: tuple[str, object],
+) -> None:
+    url, service = served
+    ann, bob = Api(url), Api(url, name="Bob")
+    state = ann.new_match()
+    real_seat_of = service.seat_of  # type: ignore[attr-defined]
+
+    def seat_of(player: object, match_id: str) -> int:
+        # Until people-vs-people tables exist: seat Bob at Ann's match as seat 1.
+        if getattr(player, "name", "") == "Bob" and match_id == state["id"]:
+            return 1
+        return int(real_seat_of(player, match_id))
+
+    service.seat_of = seat_of  # type: ignore[attr-defined]
+    try:
+        anns = ann.events(state["id"])
+        try:
+            first = anns.until("presence")["data"]
+            assert [(s["seat"], s["here"]) for s in first["seats"]] == [(0, True)]
+            bobs = bob.events(state["id"])
+            try:
+                assert bobs.until("presence")["data"]["you"] == 1
+                came = anns.until("presence")["data"]
+                assert [(s["seat"], s["here"]) for s in came["seats"]] == [(0, True), (1, True)]
+            finally:
+                bobs.close()
+            went = anns.until("presence")["data"]
+            assert [(s["seat"], s["here"]) for s in went["seats"]] == [(0, True), (1, False)]
+        finally:
+            anns.close()
+    finally:
+        ann.close()
+        bob.close()

@@ -1,0 +1,100 @@
+"""Live events with ``ginrummy serve --workers 2`` (skipped where ``serve`` has no
+``--workers``): a stream held on one worker process hears moves made on the other, on SQLite
+(the poll) and on PostgreSQL (``LISTEN/NOTIFY``). Which worker serves a request is the
+kernel's choice per connection, so each client here keeps one connection and asks
+``GET /api/health`` which worker it reached."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from ginrummy.commands.serve import serve
+
+from .conftest import Server
+from .test_live import READ_TIMEOUT, Api, Events
+
+pytestmark = pytest.mark.skipif(
+    not any(p.name == "workers" for p in serve.params),
+    reason="this ginrummy serve has no --workers",
+)
+
+#: How many fresh connections may be tried to reach the other worker.
+TRIES = 400
+
+
+def one_connection(url: str) -> tuple[httpx.Client, str]:
+    """A client held to one connection, and the worker that connection reached."""
+    client = httpx.Client(base_url=url, timeout=httpx.Timeout(READ_TIMEOUT),
+                          limits=httpx.Limits(max_connections=1))
+    return client, str(client.get("/api/health").json()["worker"])
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    if request.param == "sqlite":
+        db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    else:
+        db = request.getfixturevalue("pg_url")
+    s = Server(db, tmp_path / "server.log", ("--workers", "2")).start()
+    yield s
+    s.stop()
+
+
+def test_a_move_on_one_worker_reaches_a_stream_on_the_other(server: Server) -> None:
+    ann = Api(server.url)
+    state = ann.new_match()
+    held, here = one_connection(server.url)
+    held.headers["Authorization"] = f"Bearer {ann.token}"
+    stream = Events(server.url, state["id"], ann.token, client=held)
+    other: httpx.Client | None = None
+    try:
+        assert stream.next()["data"]["version"] == state["version"]
+        for _ in range(TRIES):
+            other, there = one_connection(server.url)
+            if there != here:
+                break
+            other.close()
+            other = None
+        assert other is not None, "every connection reached the stream's worker"
+        mover = Api(server.url, ann.token)
+        mover.http.close()
+        mover.http = other
+        other.headers["Authorization"] = f"Bearer {ann.token}"
+        for _ in range(3):
+            state = mover.move(state)
+            assert other.get("/api/health").json()["worker"] == there  # still the other one
+            assert stream.until("version")["data"]["version"] == state["version"]
+    finally:
+        stream.close()
+        if other is not None:
+            other.close()
+        ann.close()
+
+
+def test_shutdown_with_a_stream_open_on_a_worker(tmp_path: Path) -> None:
+    s = Server(f"sqlite:///{tmp_path / 'games.sqlite3'}", tmp_path / "server.log",
+               ("--workers", "2")).start()
+    try:
+        ann = Api(s.url)
+        state = ann.new_match()
+        stream = ann.events(state["id"])
+        assert stream.next()["event"] == "version"
+        assert s.proc is not None
+        s.proc.send_signal(signal.SIGTERM)
+        try:
+            code = s.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the server hung on shutdown with a stream open") from None
+        log = (tmp_path / "server.log").read_text()
+        assert code in (0, -signal.SIGTERM), log
+        assert "Traceback" not in log, log
+        stream.close()
+        ann.close()
+    finally:
+        s.stop()
