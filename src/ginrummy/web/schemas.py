@@ -35,10 +35,11 @@ class NewMatchIn(_In):
     last_discard_chance: bool = False
     level: Level = "medium"
     deal: bool = Field(
-        True,
-        description="deal the first hand at once, with a client seed the server draws at "
-        "random; false: the match waits, showing the first hand's sealed commitment, for "
-        "POST next-hand with your own client seed (what the page does)",
+        False,
+        description="must be false (the default): the match waits, showing the first hand's "
+        "sealed commitment in meta.sealed.next, for POST next-hand with your own client seed. "
+        "true (the server dealing at once, with a seed it chose) is refused: that deal would "
+        "not be provably fair",
     )
 
 
@@ -69,7 +70,7 @@ class NextHandIn(_In):
         None,
         max_length=CLIENT_SEED_LENGTH,
         description="your client seed for the sealed deal (1 to 256 bytes of UTF-8, no control "
-        "characters, no space at either end); without one the server draws one at random",
+        "characters, no space at either end); required: without one nothing is dealt (400)",
     )
 
 

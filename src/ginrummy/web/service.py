@@ -67,6 +67,20 @@ AGENT = "agent"
 
 HUMAN, COMPUTER = 0, 1
 
+#: Why ``"deal": true`` is refused: a deal the server starts by itself has a client seed the
+#: server chose, so it proves nothing.
+NO_SERVER_DEAL = (
+    "The server no longer deals the first hand by itself: its client seed would be the "
+    "server's choice, so the deal could not be shown to be fair. Leave out \"deal\" (or send "
+    "false), read the first hand's commitment in meta.sealed.next, then POST next-hand with "
+    "your client_seed."
+)
+#: Why a next-hand request without a client seed is refused.
+SEND_CLIENT_SEED = (
+    "Send your client seed (\"client_seed\": 1 to 256 bytes of text) to deal the hand: the "
+    "server does not choose one for you, so that the deal stays provably fair."
+)
+
 #: How many locks serialize requests on matches (see ``TableService._lock``).
 LOCK_STRIPES = 64
 
@@ -121,6 +135,8 @@ class TableService:
     def new_match(self, player: PlayerInfo, options: NewMatchIn) -> MatchState:
         """Start a match (the player's unfinished one is abandoned) and let the computer open
         if it is the non-dealer."""
+        if options.deal:
+            raise GinRummyError(NO_SERVER_DEAL)
         rules = get_rules(
             options.profile,
             hollywood=options.hollywood,
@@ -132,10 +148,6 @@ class TableService:
         sealer = DealSealer(match)
         table = _table(match, sealer, computer, deal_seed)
         table.seal_next()  # the first hand's commitment, saved below before it is shown
-        since: tuple[int, int] | None = None
-        if options.deal:
-            table.deal()  # the client seed is drawn at random: none was given
-            since = _advance(table)
         info = self.store.create_match(
             player_id=player.id,
             level=options.level,
@@ -152,7 +164,7 @@ class TableService:
         )
         entry = _Entry(info.version, table)
         self._remember(info.id, entry)
-        return self._state(info, entry, since)
+        return self._state(info, entry, None)
 
     def state(self, player: PlayerInfo, match_id: str) -> MatchState:
         with self._lock(match_id):
@@ -186,8 +198,9 @@ class TableService:
         client_seed: str | None = None,
     ) -> MatchState:
         """Deal the next hand (the first, or after a finished one) from its sealed deal, with
-        the person's ``client_seed`` (drawn at random when ``None``), and let the computer
-        open if it must. A client seed that breaks the rules changes nothing."""
+        the person's ``client_seed``, and let the computer open if it must. Without a client
+        seed nothing is dealt (the server never chooses one: it could then search for a deck
+        it likes); a client seed that breaks the rules changes nothing either."""
         with self._lock(match_id):
             info, entry = self._load(player, match_id)
             self._check_open(info, entry, version)
@@ -199,6 +212,8 @@ class TableService:
                     "This match was started before sealed deals: the server deals only sealed "
                     "hands now, so it cannot deal this match another hand. Start a new match."
                 )
+            if client_seed is None:
+                raise GinRummyError(SEND_CLIENT_SEED)
             try:
                 # The sealer checks the client seed before anything changes and refuses a hand
                 # without a published commitment.
