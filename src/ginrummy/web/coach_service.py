@@ -261,7 +261,8 @@ class CoachService:
         # The record of the first ``number`` hands, all over: the table refuses a record
         # that would list the deck of a hand still being played.
         text = self.table.record(player, match_id, hands=number)
-        return Position.from_record(text, hand=number, move=index, seat=HUMAN), played
+        seat = self.table.seat_of(player, match_id)  # a table for two: seat 1 is yours too
+        return Position.from_record(text, hand=number, move=index, seat=seat), played
 
     def _level(self, player: PlayerInfo, match_id: str) -> str:
         info = self.table.store.get_match(player.id, match_id)

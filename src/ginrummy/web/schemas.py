@@ -393,7 +393,9 @@ class PeopleMatchIn(NewMatchIn):
     opponent: Literal["computer", "person"] = Field(
         "computer", description="person: a table for two people, joined with its invite"
     )
-    open: bool = Field(False, description="list the table in the lobby: anyone may join")
+    open: bool = Field(
+        False, strict=True, description="list the table in the lobby: anyone may join"
+    )
     clock: Clock | None = Field(
         None, description="seconds per move (and per client seed between hands); null: off"
     )
