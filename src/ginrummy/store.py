@@ -499,7 +499,8 @@ class _PeopleStore:
                 raise InviteError(409, "This table was closed before anyone joined it.")
             ended = _leave(s, player_id, now)
             row.seat1 = player_id
-            row.seen1 = now
+            # Both grace periods start at the join: the creator may have waited a while.
+            row.seen0 = row.seen1 = now
             row.clock_started = now
             match.version += 1
             match.updated_at = _now()

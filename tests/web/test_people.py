@@ -430,3 +430,52 @@ def test_the_documented_two_party_snippet_and_vectors_agree_with_the_shuffle() -
     assert commitment(seed, 1, 0) in doc
     deck = shuffle_deck(seed, combine_client_seeds("ann", "bob"), 1)
     assert " ".join(CARD_TEXT[c] for c in deck) in doc
+
+
+def test_a_two_party_record_verifies_with_the_command_and_a_swapped_seed_fails() -> None:
+    """The sealer keeps both seeds through a save; ``ginrummy verify`` checks their
+    combination, and a record whose two seeds were changed fails the ``client seeds`` check."""
+    from click.testing import CliRunner
+
+    from ginrummy import record
+    from ginrummy.cli import main
+    from ginrummy.match import Match
+    from ginrummy.players import make
+    from ginrummy.sealer import DealSealer
+    from ginrummy.table import Computer, Table
+
+    match = Match("modern", seed="two", start=False)
+    sealer = DealSealer(match)
+    table = Table(match, [Computer(make("simple"), reseed_from="x")] * 2, sealer=sealer)
+    table.seal_next()
+    sealer.set_client_seeds(0, "ann", "bob")
+    saved = sealer.private_state()
+    assert saved["hands"][0]["client_seeds"] == ["ann", "bob"]
+    table.deal()
+    table.advance()
+    assert DealSealer(match, state=sealer.private_state()).client_seed(0) == \
+        combine_client_seeds("ann", "bob")
+    text = record.dumps(match, hand_meta=sealer.hand_meta())
+    assert 'client_seeds = ["ann", "bob"]' in text
+    ok = CliRunner().invoke(main, ["verify", "-"], input=text)
+    assert ok.exit_code == 0, ok.output
+    bad = CliRunner().invoke(main, ["verify", "-"],
+                             input=text.replace('["ann", "bob"]', '["bob", "ann"]'))
+    assert bad.exit_code == 1 and "client seeds" in bad.output
+
+
+def test_a_creator_who_waited_long_for_the_other_person_is_not_counted_gone(
+    tmp_path: Any,
+) -> None:
+    with people_app(tmp_path) as (client, clock, service, _changes):
+        ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+        made = client.post("/api/matches", json={"opponent": "person", "clock": 30},
+                           headers=ann).json()
+        clock.t += 10 * service.grace  # nobody joins for a long while: nothing runs out
+        assert client.get(f"/api/matches/{made['id']}", headers=ann).json()["status"] == \
+            "waiting"
+        clock.t += 10 * service.grace
+        joined = client.post(f"/api/invites/{made['invite']}", headers=bob).json()
+        assert joined["status"] == "between_hands"
+        assert joined["people"]["present"] == [True, True]
+        assert joined["people"]["clock"]["seconds_left"] == 30

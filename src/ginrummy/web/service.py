@@ -23,7 +23,17 @@ published in the same save that ends a hand (or creates the match), the person's
 comes with the request that deals, and the server seed is revealed once the hand is over. A
 match saved before sealed deals existed can finish the hand on the table, but the server no
 longer deals it another (it would be unsealed): that request is refused with a
-:class:`Conflict`.
+:class:`Conflict`. The server never chooses a client seed: a match starts undealt, and a deal
+without the person's client seed is refused (``docs/sealed-deals.md``, "Which flows are
+provably fair").
+
+The same service runs tables for two people (level ``"person"``): the same Table with an
+:class:`~ginrummy.table.OnlinePerson` in each seat, the creator in seat 0 and whoever joins with
+the invite in seat 1, each answered from their own seat. What only people need (the invite,
+the clock, presence, the two client seeds of a deal, early ends) is worked out in
+:mod:`.people` and kept in the store's people tables; a passed deadline is applied at the
+start of any request touching the match, and :meth:`TableService.expire_due` applies it
+without one (the event stream calls it).
 """
 
 from __future__ import annotations
