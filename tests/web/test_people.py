@@ -68,17 +68,21 @@ def test_the_lobby_lists_open_tables_until_someone_joins(client: TestClient) -> 
     assert client.get("/api/lobby").json() == []
 
 
-@pytest.mark.parametrize("body", [
-    {"opponent": "person", "clock": 45},
-    {"opponent": "robot"},
-    {"opponent": "person", "open": "yes"},
+@pytest.mark.parametrize("body,status", [
+    ({"opponent": "person", "clock": 45}, 422),
+    ({"opponent": "robot"}, 422),
+    ({"opponent": "person", "open": "yes"}, 422),
+    ({"opponent": "person", "deal": True}, 400),
+    ({"level": "random", "clock": 30}, 400),
+    ({"level": "random", "open": True}, 400),
 ])
 def test_bad_people_tables_are_refused(client: TestClient, store: Store,
-                                       body: dict[str, Any]) -> None:
+                                       body: dict[str, Any], status: int) -> None:
     ann = new_player(client)
     r = client.post("/api/matches", json=body, headers=ann)
-    assert r.status_code == 422 and r.json()["detail"]
+    assert r.status_code == status and r.json()["detail"]
     assert client.get("/api/me", headers=ann).json()["current_match"] is None
+    assert client.get("/api/lobby").json() == []
 
 
 # -------------------------------------------------------------------------------------------
@@ -142,10 +146,13 @@ def test_two_party_seeds_stay_hidden_until_both_are_in_then_both_make_the_deck(
     assert seen_by_bob.json()["people"]["seeds_in"] == [True, False]
     assert seen_by_bob.json()["people"]["your_seed"] is None
     # Once sent, a seed cannot be changed; a missing or broken one deals nothing.
+    version = seen_by_bob.json()["version"]
     r = t.post(0, "next-hand", {"client_seed": "another"})
     assert r.status_code == 409 and "already" in r.json()["detail"]
     assert t.post(1, "next-hand", {}).status_code == 400
     assert t.post(1, "next-hand", {"client_seed": " spaced"}).status_code == 400
+    assert t.post(1, "moves", {"move": "draw"}).status_code == 409
+    assert t.state(1)["version"] == version and t.state(0)["people"]["your_seed"] == "ann ♥ 7"
     r = t.post(1, "next-hand", {"client_seed": "bob"})
     assert r.status_code == 200, r.text
     sealed = r.json()["meta"]["sealed"]["hand"]
@@ -479,3 +486,27 @@ def test_a_creator_who_waited_long_for_the_other_person_is_not_counted_gone(
         assert joined["status"] == "between_hands"
         assert joined["people"]["present"] == [True, True]
         assert joined["people"]["clock"]["seconds_left"] == 30
+
+
+def test_a_table_for_two_on_postgresql(pg_url: str) -> None:
+    """The people tables' store methods on PostgreSQL: join, seeds, a deal, resign, the
+    rating, a rematch, the lobby and the figures of both seats."""
+    from ginrummy.web import create_app
+
+    store = Store(pg_url)
+    try:
+        client = TestClient(create_app(store=store))
+        t = People.start(client, open=False, clock=120)
+        t.deal({0: "a", 1: "b"})
+        t.finish_hand(random.Random(4))
+        assert t.post(0, "resign", None).status_code == 200
+        stats = [client.get("/api/stats", headers=t.auth[s]).json() for s in (0, 1)]
+        assert stats[1]["matches_won"] == 1 and stats[0]["matches_lost"] == 1
+        assert stats[1]["hands"] == stats[0]["hands"] == 1
+        assert stats[1]["rating"]["rating"] > stats[0]["rating"]["rating"]
+        t.post(1, "rematch", None)
+        new_id = t.post(0, "rematch", None).json()["people"]["rematch"]
+        assert People(client, new_id, t.auth).state(1)["status"] == "between_hands"
+        assert client.get("/api/lobby").json() == []
+    finally:
+        store.close()

@@ -202,8 +202,12 @@ class TableService:
             hollywood=options.hollywood,
             last_discard_chance=options.last_discard_chance,
         )
-        if isinstance(options, PeopleMatchIn) and options.opponent == "person":
-            return self._new_people_match(player, rules, options.open, options.clock)
+        if isinstance(options, PeopleMatchIn):
+            if options.opponent == "person":
+                return self._new_people_match(player, rules, options.open, options.clock)
+            if options.open or options.clock is not None:
+                raise GinRummyError("A clock and the lobby are for tables for two people: "
+                                    "send \"opponent\": \"person\", or leave them out.")
         computer = self._computer(options.level)  # refuses "agent" when there is none
         deal_seed = secrets.token_hex(16)
         match = Match(rules, seed=deal_seed, start=False)
