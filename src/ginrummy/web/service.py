@@ -57,6 +57,7 @@ from ..sealer import DealSealer
 from ..shuffle import SealError, check_client_seed
 from ..store import (
     PERSON,
+    ConflictError,
     HandSummary,
     LobbyEntry,
     MatchInfo,
@@ -353,7 +354,12 @@ class TableService:
             if info is None:  # pragma: no cover - a people row always has its match
                 return False
             entry = self._entry(info)
-            return self._expire(info, entry, people) is not None
+            if entry.version != info.version:
+                return False  # it changed meanwhile: the next call judges the new state
+            try:
+                return self._expire(info, entry, people) is not None
+            except ConflictError:
+                return False
 
     def seen(self, match_id: str, seat: int) -> None:
         """The person in ``seat`` is here (their event stream is open): presence for the
@@ -564,6 +570,8 @@ class TableService:
             info, seat = found
         people = self.store.people_of(match_id) if info.level == PERSON else None
         entry = self._entry(info)
+        if entry.version != info.version:  # changed between the two reads: read again
+            return self._load(player, match_id, touch=touch)
         if people is not None:
             if self._expire(info, entry, people) is not None:
                 return self._load(player, match_id)
