@@ -105,7 +105,8 @@ def main(argv: list[str] | None = None) -> None:
                     continue
                 if state["status"] == "between_hands":
                     r = client.post(f"/api/matches/{mid}/next-hand",
-                                    json={"version": state["version"]})
+                                    json={"version": state["version"],
+                                          "client_seed": "bench"})
                     state = r.json()
                     continue
                 r = client.post(f"/api/matches/{mid}/moves",

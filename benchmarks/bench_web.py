@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> None:
                 played_by = state["opponent_player"]
                 while state["status"] != "over":
                     if state["status"] == "between_hands":
-                        body = {"version": state["version"]}
+                        body = {"version": state["version"], "client_seed": f"bench {m}"}
                         t0 = time.perf_counter()
                         r = client.post(f"/api/matches/{state['id']}/next-hand", json=body)
                         state = r.json()

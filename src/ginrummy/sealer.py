@@ -107,6 +107,15 @@ class DealSealer:
             raise SealError(f"hand {n + 1} has been dealt; its client seed is fixed")
         self._deals[n] = deal.with_client_seed(client_seed)
 
+    def set_client_seeds(self, n: int, seat0: str, seat1: str) -> None:
+        """Record both people's client seeds for hand ``n`` at a table of two people (after
+        its commitment, before its deal); the shuffle uses their combination
+        (:func:`~ginrummy.shuffle.combine_client_seeds`)."""
+        deal = self._deal(n)
+        if n < len(self.match.hands):
+            raise SealError(f"hand {n + 1} has been dealt; its client seeds are fixed")
+        self._deals[n] = deal.with_client_seeds(seat0, seat1)
+
     def client_seed(self, n: int) -> str | None:
         """Hand ``n``'s client seed (``None`` while the player has not chosen one)."""
         return self._deal(n).client_seed
@@ -169,6 +178,7 @@ class DealSealer:
                     "nonce": d.nonce,
                     "dealer": d.dealer,
                     "client_seed": d.client_seed,
+                    **({"client_seeds": list(d.client_seeds)} if d.client_seeds else {}),
                 }
                 for d in self._deals
             ],
@@ -214,8 +224,14 @@ def _restore(state: Mapping[str, Any]) -> list[SealedDeal]:
         dealer, client_seed = entry.get("dealer"), entry.get("client_seed")
         if not isinstance(dealer, int) or not (client_seed is None or isinstance(client_seed, str)):
             raise SealError(f"saved sealed deal {n + 1}: a dealer seat and a client seed (text)")
+        pair = entry.get("client_seeds")
+        if pair is not None and not (
+            isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)
+        ):
+            raise SealError(f"saved sealed deal {n + 1}: client_seeds must be two texts")
         try:
-            deals.append(SealedDeal(seed, n + 1, dealer, client_seed))
+            deals.append(SealedDeal(seed, n + 1, dealer, client_seed,
+                                    client_seeds=(pair[0], pair[1]) if pair else None))
         except SealError as exc:
             raise SealError(f"saved sealed deal {n + 1}: {exc}") from None
     return deals

@@ -55,6 +55,8 @@ __all__ = [
     "shuffle_deck",
     "commitment",
     "SealedDeal",
+    "TWO_PARTY",
+    "combine_client_seeds",
 ]
 
 #: The name of the algorithm; it is hashed into every message and every commitment.
@@ -213,6 +215,28 @@ def parse_hex(text: object, size: int, what: str) -> bytes:
         raise SealError(f"{what} must be {2 * size} hex digits") from None
 
 
+#: The name of the rule that joins two people's client seeds into the shuffle's one.
+TWO_PARTY = "ginrummy-two-party-v1"
+
+
+def combine_client_seeds(seat0: str, seat1: str) -> str:
+    """The client seed of a hand between two people: both seeds, each length-prefixed, hashed.
+
+    ``hex(SHA-256(T || 0x00 || u16(len(A)) || A || u16(len(B)) || B))`` with ``T`` the ASCII
+    bytes of :data:`TWO_PARTY`, ``A`` and ``B`` the UTF-8 bytes of seat 0's and seat 1's client
+    seeds (each checked by :func:`check_client_seed`). The result (64 hex digits) is itself a
+    valid client seed, and goes into :func:`shuffle_deck` as any other. The length prefixes
+    keep ``("ab", "c")`` and ``("a", "bc")`` apart; changing either seed changes it unrelatedly.
+
+    >>> combine_client_seeds("a", "b") == combine_client_seeds("b", "a")
+    False
+    """
+    a, b = check_client_seed(seat0), check_client_seed(seat1)
+    data = (TWO_PARTY.encode("ascii") + b"\x00" + len(a).to_bytes(2, "big") + a
+            + len(b).to_bytes(2, "big") + b)
+    return hashlib.sha256(data).hexdigest()
+
+
 # -------------------------------------------------------------------------------------------
 # One sealed deal.
 
@@ -223,7 +247,9 @@ class SealedDeal:
 
     ``server_seed`` is the secret: it never appears in ``repr`` or in :meth:`public`, and a
     table hands it out only through :meth:`DealSealer.reveal` once the hand is over.
-    ``client_seed`` is ``None`` until the player has chosen it.
+    ``client_seed`` is ``None`` until the player has chosen it. At a table of two people,
+    ``client_seeds`` holds both people's seeds (seat 0's first) and ``client_seed`` is
+    :func:`combine_client_seeds` of them.
     """
 
     server_seed: bytes = field(repr=False)
@@ -231,6 +257,7 @@ class SealedDeal:
     dealer: int
     client_seed: str | None = None
     version: str = VERSION
+    client_seeds: tuple[str, str] | None = None
 
     def __post_init__(self) -> None:
         if self.version != VERSION:
@@ -240,6 +267,10 @@ class SealedDeal:
         _check_dealer(self.dealer)
         if self.client_seed is not None:
             check_client_seed(self.client_seed)
+        if self.client_seeds is not None and (
+            self.client_seed != combine_client_seeds(*self.client_seeds)
+        ):
+            raise SealError("the client seed is not the combination of the two people's seeds")
 
     @classmethod
     def new(cls, nonce: int, dealer: int) -> SealedDeal:
@@ -255,6 +286,11 @@ class SealedDeal:
         """This deal with the player's client seed filled in."""
         return SealedDeal(self.server_seed, self.nonce, self.dealer, client_seed, self.version)
 
+    def with_client_seeds(self, seat0: str, seat1: str) -> SealedDeal:
+        """This deal with two people's client seeds filled in (and their combination)."""
+        return SealedDeal(self.server_seed, self.nonce, self.dealer,
+                          combine_client_seeds(seat0, seat1), self.version, (seat0, seat1))
+
     def deck(self) -> list[int]:
         """The shuffled deck (needs the client seed)."""
         if self.client_seed is None:
@@ -266,6 +302,8 @@ class SealedDeal:
         out: dict[str, Any] = {"version": self.version, "commitment": self.commitment}
         if self.client_seed is not None:
             out["client_seed"] = self.client_seed
+        if self.client_seeds is not None:
+            out["client_seeds"] = list(self.client_seeds)
         out["nonce"] = self.nonce
         return out
 

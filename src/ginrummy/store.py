@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import (
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -279,7 +280,484 @@ _INFO_FIELDS = (
 )
 
 
-class Store:
+# ===========================================================================================
+# People tables (issue 13): two people at one match. Kept apart from the rest of the store:
+# new tables and new methods only. A people match is an ordinary row of ``matches`` (its
+# ``player_id`` is the creator, who sits in seat 0; its level is ``"person"``) plus one row of
+# ``people_tables`` (the second seat, the invite, the clock, presence, the client seeds sent
+# for the next deal, how it ended). Ratings (Glicko-2) come from people matches only.
+
+#: The level of a match between two people.
+PERSON = "person"
+
+#: A new player's Glicko-2 rating, deviation and volatility.
+NEW_RATING = (1500.0, 350.0, 0.06)
+
+
+class _PeopleTable(_Base):
+    """The people side of a match between two people. ``seeds`` (JSON, seat -> client seed)
+    holds the seeds sent for the next deal: secret until both are in, never sent to the other
+    person. Times are seconds since the epoch, from the service's clock."""
+
+    __tablename__ = "people_tables"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat0: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    seat1: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True, nullable=True)
+    invite: Mapped[str] = mapped_column(String(32), unique=True)
+    code: Mapped[str] = mapped_column(String(16), unique=True)
+    open: Mapped[bool] = mapped_column(Boolean, index=True)
+    clock: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    clock_started: Mapped[float] = mapped_column(Float)
+    seen0: Mapped[float] = mapped_column(Float)
+    seen1: Mapped[float] = mapped_column(Float)
+    seeds: Mapped[str] = mapped_column(Text, default="{}")
+    ended: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    ended_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    rematch_offer: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class _Rating(_Base):
+    __tablename__ = "ratings"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    vol: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer)
+
+
+class _RatingChange(_Base):
+    """One rated match of one player: the rating before and after it."""
+
+    __tablename__ = "rating_changes"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    opponent_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    score: Mapped[float] = mapped_column(Float)
+    before: Mapped[float] = mapped_column(Float)
+    after: Mapped[float] = mapped_column(Float)
+    at: Mapped[dt.datetime] = mapped_column(DateTime, index=True)
+
+
+@dataclass(frozen=True)
+class PeopleInfo:
+    """A people table's row, as the service uses it (``seeds``: seat -> client seed)."""
+
+    match_id: str
+    seats: tuple[int, int | None]
+    names: tuple[str, str | None]
+    invite: str
+    code: str
+    open: bool
+    clock: int | None
+    clock_started: float
+    seen: tuple[float, float]
+    seeds: dict[int, str]
+    ended: str | None
+    ended_at: float | None
+    rematch_offer: int | None
+    rematch_id: str | None
+
+
+@dataclass(frozen=True)
+class LobbyEntry:
+    invite: str
+    code: str
+    creator: str
+    profile: str
+    rules: str
+    hollywood: bool
+    clock: int | None
+    created_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class Rating:
+    rating: float
+    rd: float
+    matches: int
+
+
+@dataclass(frozen=True)
+class RatedMatch:
+    match_id: str
+    opponent: str
+    score: float
+    before: float
+    after: float
+
+
+class InviteError(Exception):
+    """An invite that cannot be used: ``status`` 404 (unknown) or 409 (used, own, closed)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _people_info(s: Session, row: _PeopleTable) -> PeopleInfo:
+    import json
+
+    names = {p.id: p.name for p in s.scalars(
+        select(_Player).where(_Player.id.in_([row.seat0, row.seat1 or row.seat0])))}
+    seeds = {int(k): v for k, v in json.loads(row.seeds or "{}").items()}
+    return PeopleInfo(
+        match_id=row.match_id,
+        seats=(row.seat0, row.seat1),
+        names=(names[row.seat0], names.get(row.seat1) if row.seat1 is not None else None),
+        invite=row.invite, code=row.code, open=row.open, clock=row.clock,
+        clock_started=row.clock_started, seen=(row.seen0, row.seen1), seeds=seeds,
+        ended=row.ended, ended_at=row.ended_at, rematch_offer=row.rematch_offer,
+        rematch_id=row.rematch_id,
+    )
+
+
+def _rating_of(s: Session, player_id: int) -> _Rating:
+    row = s.get(_Rating, player_id)
+    if row is None:
+        r, rd, vol = NEW_RATING
+        row = _Rating(player_id=player_id, rating=r, rd=rd, vol=vol, matches=0)
+        s.add(row)
+        s.flush()
+    return row
+
+
+def _rate(s: Session, match: _Match, people: _PeopleTable) -> None:
+    """Update both players' Glicko-2 ratings for the finished people ``match`` (once)."""
+    import glicko2  # type: ignore[import-untyped]
+
+    if people.rated or people.seat1 is None or match.status != "over":
+        return
+    ids = (people.seat0, people.seat1)
+    rows = [_rating_of(s, ids[0]), _rating_of(s, ids[1])]
+    scores = (0.5, 0.5) if match.winner is None else (
+        (1.0, 0.0) if match.winner == 0 else (0.0, 1.0))
+    before = [(r.rating, r.rd, r.vol) for r in rows]
+    now = _now()
+    for seat in (0, 1):
+        p = glicko2.Player(*before[seat])
+        other = before[1 - seat]
+        p.update_player([other[0]], [other[1]], [scores[seat]])
+        row = rows[seat]
+        row.rating, row.rd, row.vol = float(p.rating), float(p.rd), float(p.vol)
+        row.matches += 1
+        s.add(_RatingChange(match_id=match.id, player_id=ids[seat], opponent_id=ids[1 - seat],
+                            score=scores[seat], before=before[seat][0], after=row.rating, at=now))
+    people.rated = True
+
+
+def _end_early(s: Session, match: _Match, people: _PeopleTable | None, winner: int | None,
+               reason: str, at: float) -> None:
+    """End ``match`` before its last hand: over, ``winner`` (or none), one version on."""
+    match.status = "over"
+    match.winner = winner
+    match.version += 1
+    match.updated_at = _now()
+    if people is not None:
+        people.ended, people.ended_at = reason, at
+        _rate(s, match, people)
+
+
+class _PeopleStore:
+    """The store's methods for people tables (mixed into :class:`Store`)."""
+
+    _tx: Any
+    secrets: SecretBox
+
+    def create_people_match(
+        self, *, player_id: int, invite: str, code: str, open: bool, clock: int | None,
+        now: float, seat1: int | None = None, rematch_of: str | None = None, **match: Any,
+    ) -> tuple[MatchInfo, list[tuple[str, int]]]:
+        """Save a new people match with the creator in seat 0 (and ``seat1`` seated already,
+        for a rematch of ``rematch_of``), in one transaction: each one's unfinished matches end
+        first (computer ones abandoned, people ones forfeited, tables nobody joined closed).
+        Returns the match and the (id, version) of the matches ended."""
+        with self._tx() as s:
+            ended = _leave(s, player_id, now)
+            if seat1 is not None:
+                ended += _leave(s, seat1, now)
+            if rematch_of is not None:
+                old = s.get(_PeopleTable, rematch_of)
+                old_match = s.get(_Match, rematch_of)
+                assert old is not None and old_match is not None
+                if old.rematch_id is not None:
+                    raise ConflictError(f"match {rematch_of} has its rematch already")
+            stamp = _now()
+            hands = match.pop("hands", ())
+            seals = match.pop("seals", None)
+            match["deal_seed"] = self.secrets.seal(match["deal_seed"])
+            match["record"] = self.secrets.seal(match["record"])
+            row = _Match(id=secrets.token_urlsafe(12), player_id=player_id, version=1,
+                         hands_played=len(hands), winner=None, created_at=stamp,
+                         updated_at=stamp, score_0=0, score_1=0, **match)
+            s.add(row)
+            s.flush()
+            if seals is not None:
+                s.add(_Seal(match_id=row.id, state=self.secrets.seal(seals)))
+            s.add(_PeopleTable(match_id=row.id, seat0=player_id, seat1=seat1, invite=invite,
+                               code=code, open=open, clock=clock, clock_started=now,
+                               seen0=now, seen1=now, seeds="{}"))
+            if rematch_of is not None:
+                old.rematch_id = row.id
+                old_match.version += 1
+                ended.append((old_match.id, old_match.version))
+            s.flush()
+            return _info(row, self.secrets), ended
+
+    def leave_unfinished(
+        self, player_id: int, now: float, *, computer: bool = True
+    ) -> list[tuple[str, int]]:
+        """End the player's unfinished matches before they start another (people matches
+        forfeited to the other person; with ``computer``, matches against the computer
+        abandoned too); the (id, version) of each match ended."""
+        with self._tx() as s:
+            return _leave(s, player_id, now, computer=computer)
+
+    def join_people_match(
+        self, invite: str, player_id: int, now: float
+    ) -> tuple[str, list[tuple[str, int]]]:
+        """Seat ``player_id`` in seat 1 of the table of ``invite`` (the invite or its code),
+        ending the player's unfinished matches first, in one transaction. Returns the match id
+        and the ids of the matches ended. Raises :class:`InviteError`."""
+        with self._tx() as s:
+            key = invite.strip()
+            query = select(_PeopleTable).where(
+                (_PeopleTable.invite == key) | (_PeopleTable.code == key.upper().replace("-", "")))
+            row = s.scalars(query.with_for_update()).first()
+            if row is None:
+                raise InviteError(404, "No such invite: check the link or the code.")
+            match = s.get(_Match, row.match_id)
+            assert match is not None
+            if row.seat0 == player_id:
+                raise InviteError(409, "This is your own table: send the invite to the other "
+                                  "person.")
+            if row.seat1 is not None:
+                raise InviteError(409, "This invite has been used: both seats are taken.")
+            if match.status != "playing":
+                raise InviteError(409, "This table was closed before anyone joined it.")
+            ended = _leave(s, player_id, now)
+            row.seat1 = player_id
+            # Both grace periods start at the join: the creator may have waited a while.
+            row.seen0 = row.seen1 = now
+            row.clock_started = now
+            match.version += 1
+            match.updated_at = _now()
+            return row.match_id, ended
+
+    def people_of(self, match_id: str) -> PeopleInfo | None:
+        with self._tx() as s:
+            row = s.get(_PeopleTable, match_id)
+            return _people_info(s, row) if row is not None else None
+
+    def seated_match(self, player_id: int, match_id: str) -> tuple[MatchInfo, int] | None:
+        """The match and the player's seat, if the player sits at it (either seat)."""
+        with self._tx() as s:
+            row = s.get(_Match, match_id)
+            if row is None:
+                return None
+            if row.player_id == player_id:
+                return _info(row, self.secrets), 0
+            people = s.get(_PeopleTable, match_id)
+            if people is not None and people.seat1 == player_id:
+                return _info(row, self.secrets), 1
+            return None
+
+    def update_people(self, match_id: str, expected_version: int, **values: Any) -> int:
+        """Change the people row (seeds, presence, rematch offer) as one new version."""
+        import json
+
+        with self._tx() as s:
+            match = s.get(_Match, match_id, with_for_update=True)
+            if match is None or match.version != expected_version:
+                raise ConflictError(f"match {match_id} changed since it was read")
+            people = s.get(_PeopleTable, match_id)
+            assert people is not None
+            if "seeds" in values:
+                values["seeds"] = json.dumps({str(k): v for k, v in values["seeds"].items()})
+            for key, value in values.items():
+                setattr(people, key, value)
+            match.version += 1
+            version: int = match.version
+            return version
+
+    def touch_people(self, match_id: str, seat: int, now: float) -> None:
+        """Record that the person in ``seat`` was seen now (no new version: presence only)."""
+        with self._tx() as s:
+            people = s.get(_PeopleTable, match_id)
+            if people is not None:
+                setattr(people, f"seen{seat}", now)
+
+    def save_people_match(
+        self, match_id: str, *, expected_version: int, record: str, status: str,
+        hands_played: int, scores: tuple[int, int], winner: int | None,
+        new_hands: Sequence[HandSummary] = (), seals: str | None = None, **people: Any,
+    ) -> int:
+        """:meth:`Store.save_match` for a people match, with its people row (clock, seeds,
+        presence) in the same transaction; rates the match when it ends."""
+        import json
+
+        with self._tx() as s:
+            row = s.get(_Match, match_id, with_for_update=True)
+            if row is None or row.version != expected_version:
+                raise ConflictError(f"match {match_id} changed since it was read")
+            row.record = self.secrets.seal(record)
+            row.status, row.hands_played = status, hands_played
+            row.score_0, row.score_1, row.winner = scores[0], scores[1], winner
+            row.version = expected_version + 1
+            row.updated_at = _now()
+            for h in new_hands:
+                s.add(_hand_row(match_id, row.player_id, h))
+            if seals is not None:
+                sealed = self.secrets.seal(seals)
+                seal = s.get(_Seal, match_id)
+                if seal is None:
+                    s.add(_Seal(match_id=match_id, state=sealed))
+                else:
+                    seal.state = sealed
+            table = s.get(_PeopleTable, match_id)
+            assert table is not None
+            if "seeds" in people:
+                people["seeds"] = json.dumps({str(k): v for k, v in people["seeds"].items()})
+            for key, value in people.items():
+                setattr(table, key, value)
+            s.flush()
+            _rate(s, row, table)
+        return expected_version + 1
+
+    def end_match_early(self, match_id: str, *, expected_version: int, winner: int | None,
+                        reason: str, at: float, **people: Any) -> int:
+        """End a match before its last hand (resigned, out of time, left), one new version;
+        a people match is rated."""
+        with self._tx() as s:
+            row = s.get(_Match, match_id, with_for_update=True)
+            if row is None or row.version != expected_version:
+                raise ConflictError(f"match {match_id} changed since it was read")
+            table = s.get(_PeopleTable, match_id)
+            if table is not None:
+                for key, value in people.items():
+                    setattr(table, key, value)
+            _end_early(s, row, table, winner, reason, at)
+            version: int = row.version
+            return version
+
+    def lobby(self, limit: int = 50) -> list[LobbyEntry]:
+        """Open tables nobody has joined yet, newest first."""
+        with self._tx() as s:
+            rows = s.execute(
+                select(_PeopleTable, _Match, _Player.name)
+                .join(_Match, _Match.id == _PeopleTable.match_id)
+                .join(_Player, _Player.id == _PeopleTable.seat0)
+                .where(_PeopleTable.open.is_(True), _PeopleTable.seat1.is_(None),
+                       _Match.status == "playing")
+                .order_by(_Match.created_at.desc())
+                .limit(limit)
+            ).all()
+            return [LobbyEntry(p.invite, p.code, name, m.profile, m.rules, m.hollywood, p.clock,
+                               m.created_at) for p, m, name in rows]
+
+    def rating(self, player_id: int) -> tuple[Rating | None, list[RatedMatch]]:
+        """The player's rating (``None`` before their first people match) and its matches,
+        newest first."""
+        with self._tx() as s:
+            row = s.get(_Rating, player_id)
+            changes = s.execute(
+                select(_RatingChange, _Player.name)
+                .join(_Player, _Player.id == _RatingChange.opponent_id)
+                .where(_RatingChange.player_id == player_id)
+                .order_by(_RatingChange.at.desc()).limit(100)
+            ).all()
+            rated = [RatedMatch(c.match_id, name, c.score, round(c.before, 1), round(c.after, 1))
+                     for c, name in changes]
+            if row is None:
+                return None, rated
+            return Rating(round(row.rating, 1), round(row.rd, 1), row.matches), rated
+
+    def joined_matches(
+        self, player_id: int, *, statuses: Sequence[str] = ("over",), limit: int = 100
+    ) -> list[MatchInfo]:
+        """The people matches the player joined (seat 1) with these statuses, newest first,
+        seen from their side: scores and winner as if they sat in seat 0."""
+        with self._tx() as s:
+            joined = select(_PeopleTable.match_id).where(_PeopleTable.seat1 == player_id)
+            rows = s.scalars(
+                select(_Match).where(_Match.id.in_(joined), _Match.status.in_(list(statuses)))
+                .order_by(_Match.updated_at.desc()).limit(limit)
+            ).all()
+            out = []
+            for r in rows:
+                info = _info(r, self.secrets)
+                out.append(dataclasses.replace(
+                    info, scores=(info.scores[1], info.scores[0]),
+                    winner=None if info.winner is None else 1 - info.winner))
+            return out
+
+    def joined_stats(self, player_id: int) -> PlayerStats:
+        """:meth:`Store.stats` over the people matches the player joined (seat 1), from their
+        side: added to the seat-0 figures by the API."""
+        with self._tx() as s:
+            joined = select(_PeopleTable.match_id).where(_PeopleTable.seat1 == player_id)
+            rows = s.scalars(
+                select(_Match).where(_Match.id.in_(joined), _Match.status == "over")
+                .order_by(_Match.updated_at.desc())
+            ).all()
+            ids = [r.id for r in rows]
+            hands = s.scalars(select(_HandRow).where(_HandRow.match_id.in_(ids))).all()
+        knocks = [h for h in hands if h.knocker_seat == 1]
+        return PlayerStats(
+            matches=len(rows),
+            forfeits=0,  # leaving a table for two is a loss counted in matches_lost
+            matches_won=sum(1 for r in rows if r.winner == 1),
+            matches_lost=sum(1 for r in rows if r.winner == 0),
+            hands=len(hands),
+            hands_won=sum(1 for h in hands if h.winner_seat == 1),
+            gins=sum(1 for h in knocks if h.kind in ("gin", "big_gin")),
+            undercuts_made=sum(1 for h in hands if h.kind == "undercut" and h.winner_seat == 1),
+            undercuts_suffered=sum(
+                1 for h in hands if h.kind == "undercut" and h.winner_seat == 0),
+            knocks=len(knocks),
+            average_knock_deadwood=(
+                sum(h.knocker_deadwood for h in knocks) / len(knocks) if knocks else None),
+            recent=tuple(RecentMatch(r.id, r.score_1, r.score_0) for r in reversed(rows[:20])),
+        )
+
+
+def _leave(s: Session, player_id: int, now: float, *, computer: bool = True
+           ) -> list[tuple[str, int]]:
+    """End the player's unfinished matches (see :meth:`_PeopleStore.leave_unfinished`)."""
+    ended: list[tuple[str, int]] = []
+    stamp = _now()
+    # The rule "one unfinished match per player": the player's row is locked for the rest of
+    # the transaction, as Store._abandon_unfinished does for a match against the computer.
+    s.execute(select(_Player.id).where(_Player.id == player_id).with_for_update())
+    mine = s.scalars(select(_Match).where(_Match.player_id == player_id,
+                                          _Match.status == "playing")).all()
+    joined = s.scalars(
+        select(_Match).join(_PeopleTable, _PeopleTable.match_id == _Match.id)
+        .where(_PeopleTable.seat1 == player_id, _Match.status == "playing")).all()
+    for match in [*mine, *joined]:
+        people = s.get(_PeopleTable, match.id)
+        if people is None and not computer:
+            continue
+        if people is None:  # against the computer: abandoned, a forfeit (as create_match)
+            match.status, match.version, match.updated_at = "abandoned", match.version + 1, stamp
+            match.winner = FORFEIT_WINNER
+        elif people.seat1 is None:  # nobody joined: the table is closed, nothing to count
+            match.status, match.version, match.updated_at = "cancelled", match.version + 1, stamp
+        else:  # against a person: a forfeit, counted for both
+            seat = 0 if people.seat0 == player_id else 1
+            _end_early(s, match, people, 1 - seat, "left", now)
+        ended.append((match.id, match.version))
+    return ended
+
+# ===========================================================================================
+# End of the people tables' block.
+
+
+class Store(_PeopleStore):
     """The repository of saved games over one SQLAlchemy engine."""
 
     def __init__(

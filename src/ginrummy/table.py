@@ -11,8 +11,9 @@ Seats are kinds:
 
 * :class:`Person`: a person at this table; the front end reads the move and calls
   :meth:`Table.play`;
-* :class:`RemotePerson`: a person elsewhere (online play); it waits for :meth:`Table.play` like
-  a person here. Online play (a later issue) extends this kind;
+* :class:`RemotePerson`: a person elsewhere; it waits for :meth:`Table.play` like a person
+  here. :class:`OnlinePerson` is the one the web server seats at a table of two people: a
+  player of its store, who alone may speak for the seat;
 * :class:`Computer`: a :class:`~ginrummy.players.Player` that :meth:`Table.advance` asks for its
   moves, always with its own seat's :class:`~ginrummy.view.PlayerView`, never the hand.
 
@@ -50,6 +51,7 @@ if TYPE_CHECKING:  # only annotations: `import ginrummy` does not load the playe
 __all__ = [
     "MAX_MOVES",
     "Computer",
+    "OnlinePerson",
     "Person",
     "RemotePerson",
     "Seat",
@@ -92,9 +94,18 @@ class RemotePerson(Person):
     """A person elsewhere, playing over the network. Like :class:`Person`, the seat waits for
     :meth:`Table.play`; the table does not care where the move came from.
 
-    This is the place to extend for online play (a later issue): who may speak for the seat
-    and how the seat learns that the other one moved belong here, not in the table's flow.
+    Who may speak for the seat and how the seat learns that the other one moved belong to
+    the kinds below, not to the table's flow.
     """
+
+
+@dataclass(frozen=True)
+class OnlinePerson(RemotePerson):
+    """A person playing another person through the web server: ``player_id`` is the store's
+    player who alone may move for this seat (the server checks it before :meth:`Table.play`).
+    """
+
+    player_id: int = 0
 
 
 @dataclass

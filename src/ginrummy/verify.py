@@ -32,9 +32,11 @@ from .rules import RuleSet, get_rules
 from .shuffle import (
     MAX_NONCE,
     SERVER_SEED_BYTES,
+    TWO_PARTY,
     VERSION,
     SealError,
     check_client_seed,
+    combine_client_seeds,
     commitment,
     parse_hex,
     shuffle_deck,
@@ -48,8 +50,8 @@ Status = Literal["verified", "failed", "sealed"]
 _ORDER = {
     name: i
     for i, name in enumerate(
-        ("sealed", "version", "nonce", "client seed", "server seed", "commitment", "published",
-         "seed", "deck", "replay", "dealt", "upcard", "draws", "result")
+        ("sealed", "version", "nonce", "client seed", "client seeds", "server seed",
+         "commitment", "published", "seed", "deck", "replay", "dealt", "upcard", "draws", "result")
     )
 }
 
@@ -283,7 +285,24 @@ def _sealed_fields(number: int, sealed: Mapping[str, Any], checks: list[Check]) 
         out["client_seed"] = sealed["client_seed"]
     except SealError as exc:
         checks.append(Check("client seed", False, str(exc)))
+    if "client_seeds" in sealed:
+        checks.append(_two_party(sealed["client_seeds"], out.get("client_seed")))
     return out
+
+
+def _two_party(pair: object, client_seed: str | None) -> Check:
+    """A hand between two people: its client seed must be the combination of both seeds."""
+    if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
+        return Check("client seeds", False, "client_seeds must list two texts: seat 0's and "
+                     "seat 1's client seeds")
+    try:
+        joined = combine_client_seeds(pair[0], pair[1])
+    except SealError as exc:
+        return Check("client seeds", False, str(exc))
+    ok = joined == client_seed
+    return Check("client seeds", ok, f"the client seed is {TWO_PARTY} of both people's seeds"
+                 if ok else f"{TWO_PARTY} of the two people's seeds is {_short(joined)}, but the "
+                 f"client seed is {client_seed!r}")
 
 
 def _position(i: int) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 _CODE = re.compile(r"(?<![A-Za-z0-9])([A2-9TJQK][cdhs])(?![A-Za-z0-9])")
@@ -111,3 +113,99 @@ def without_spots(data: Any) -> Any:
                 assert spots == [[c for c in _extensions(m) if c not in known]
                                  for m in arr["melds"]], f"spots {spots} of {arr['melds']}"
     return out
+
+
+# -------------------------------------------------------------------------------------------
+# Tables for two people.
+
+
+def new_player(client: Any, name: str = "Ann") -> dict[str, str]:
+    """A new player's ``Authorization`` header."""
+    r = client.post("/api/players", json={"name": name})
+    assert r.status_code == 201, r.text
+    return {"Authorization": f"Bearer {r.json()['token']}"}
+
+
+class People:
+    """A table for two people through the API: ``auth[seat]`` speaks for each seat."""
+
+    def __init__(self, client: Any, match_id: str, auth: tuple[dict[str, str], ...]) -> None:
+        self.client, self.id, self.auth = client, match_id, auth
+
+    @classmethod
+    def start(cls, client: Any, **options: Any) -> People:
+        """Ann opens a table, Bob joins it with the invite."""
+        ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+        r = client.post("/api/matches", json={"opponent": "person", **options}, headers=ann)
+        assert r.status_code == 201, r.text
+        made = r.json()
+        r = client.post(f"/api/invites/{made['invite']}", headers=bob)
+        assert r.status_code == 200, r.text
+        return cls(client, made["id"], (ann, bob))
+
+    def get(self, seat: int) -> Any:
+        return self.client.get(f"/api/matches/{self.id}", headers=self.auth[seat])
+
+    def state(self, seat: int) -> dict[str, Any]:
+        r = self.get(seat)
+        assert r.status_code == 200, r.text
+        out: dict[str, Any] = r.json()
+        return out
+
+    def post(self, seat: int, what: str, body: dict[str, Any] | None) -> Any:
+        return self.client.post(f"/api/matches/{self.id}/{what}", json=body,
+                                headers=self.auth[seat])
+
+    def deal(self, seeds: dict[int, str]) -> dict[str, Any]:
+        """Both people send their client seeds; the answer to the second is the dealt hand."""
+        out: dict[str, Any] = {}
+        for seat, seed in seeds.items():
+            r = self.post(seat, "next-hand", {"client_seed": seed})
+            assert r.status_code == 200, r.text
+            out = r.json()
+        assert out["hand"] is not None
+        return out
+
+    def finish_hand(self, rng: random.Random) -> None:
+        """Random legal moves by whoever is to play until the hand is over."""
+        for _ in range(1000):
+            state = self.state(0)
+            if state["hand"]["result"] is not None or state["status"] == "over":
+                return
+            seat = 0 if state["hand"]["your_turn"] else 1
+            state = self.state(seat)
+            r = self.post(seat, "moves", {"move": rng.choice(state["hand"]["legal_moves"])})
+            assert r.status_code == 200, r.text
+        raise AssertionError("the hand did not end in 1000 moves")
+
+
+class Clock:
+    """A clock the test moves by hand (seconds since the epoch)."""
+
+    def __init__(self, t: float = 1_800_000_000.0) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@contextmanager
+def people_app(tmp_path: Any) -> Iterator[tuple[Any, Clock, Any, list[tuple[str, int]]]]:
+    """A test client over a fresh database whose service runs on a hand-moved clock and
+    records every ``on_change`` call: (client, clock, service, changes)."""
+    from fastapi.testclient import TestClient
+
+    from ginrummy.store import Store
+    from ginrummy.web import create_app
+
+    store = Store(f"sqlite:///{tmp_path / 'people.sqlite3'}")
+    app = create_app(store=store)
+    service = app.state.service
+    clock = Clock()
+    changes: list[tuple[str, int]] = []
+    service.now = clock
+    service.on_change = lambda match_id, version: changes.append((match_id, version))
+    try:
+        yield TestClient(app), clock, service, changes
+    finally:
+        store.close()

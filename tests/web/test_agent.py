@@ -36,8 +36,7 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
 def start(client: TestClient, auth: dict[str, str]) -> dict[str, Any]:
     r = client.post("/api/matches", json={"level": "agent"}, headers=auth)
     assert r.status_code == 201, r.text
-    state: dict[str, Any] = r.json()
-    return state
+    return advance(client, auth, r.json(), None)
 
 
 def test_the_agent_is_offered_and_plays_whole_hands(store: Store) -> None:

@@ -27,19 +27,23 @@ def new_player(client: TestClient, name: str = "Ann") -> dict[str, str]:
     return {"Authorization": f"Bearer {r.json()['token']}"}
 
 
-def new_match(client: TestClient, auth: dict[str, str], **options: Any) -> dict[str, Any]:
+def new_match(client: TestClient, auth: dict[str, str], *, deal: bool = True,
+              **options: Any) -> dict[str, Any]:
+    """A new match against the computer; with ``deal`` (the default here) its first hand is
+    then dealt with a client seed of the test's own, as every client must now do."""
     r = client.post("/api/matches", json={"level": "random", **options}, headers=auth)
     assert r.status_code == 201, r.text
     state: dict[str, Any] = r.json()
+    assert state["hand"] is None and state["meta"]["sealed"]["next"]["hand"] == 1
+    if deal:
+        state = advance(client, auth, state, None, client_seed="first hand seed")
     return state
 
 
 def advance(client: TestClient, auth: dict[str, str], state: dict[str, Any], move: str | None,
-            client_seed: str | None = None) -> dict[str, Any]:
+            client_seed: str = "a client seed") -> dict[str, Any]:
     if state["status"] == "between_hands":
-        body: dict[str, Any] = {"version": state["version"]}
-        if client_seed is not None:
-            body["client_seed"] = client_seed
+        body: dict[str, Any] = {"version": state["version"], "client_seed": client_seed}
         r = client.post(f"/api/matches/{state['id']}/next-hand", json=body, headers=auth)
     else:
         assert move is not None
@@ -72,7 +76,7 @@ def secrets_now(store: Store, match_id: str) -> tuple[set[str] | None, set[str]]
     return {str(c) for c in cards_of_mask(secret)}, seeds
 
 
-# Five matches: each profile once, Hollywood or not, dealt at once or sealed first.
+# Five matches: each profile once, Hollywood or not.
 @pytest.mark.parametrize("matches", [
     5, pytest.param(80, marks=pytest.mark.slow, id="80-matches"),
 ])
@@ -88,10 +92,10 @@ def test_no_response_shows_a_hidden_card_or_seed_before_the_hand_ends(
     for i in range(matches):
         mid = ""
         texts: list[str] = []
-        # Half the matches wait for the person's client seed before the first deal.
+        # Every match waits for the person's client seed before the first deal.
         r = client.post("/api/matches", headers=auth, json={
             "level": "random", "profile": PROFILES[i % 5], "hollywood": i % 3 == 0,
-            "last_discard_chance": i % 2 == 1, "deal": i % 2 == 0})
+            "last_discard_chance": i % 2 == 1})
         assert r.status_code == 201
         state, texts = r.json(), [r.text]
         mid = state["id"]
@@ -126,14 +130,15 @@ def test_no_response_shows_a_hidden_card_or_seed_before_the_hand_ends(
                 assert record.status_code == 200
                 report = verify_record(
                     record.text, published={n: c for n, c in shown.items() if n <= number})
-                # (A match dealt at once showed hand 1's commitment only with the deal.)
-                assert set(shown) >= set(range(2 if i % 2 == 0 else 1, number + 1))
+                # Every hand's commitment was shown before its deal, the first one's too.
+                assert set(shown) >= set(range(1, number + 1))
                 assert report.ok and [h.status for h in report.hands] == ["verified"] * number
                 assert f'server_seed = "{revealed["server_seed"]}"' in record.text
                 assert " ".join(revealed["deck"]) in record.text
             move = seed = None
             if state["status"] == "between_hands":
-                seed = f"seed {i} ♥ {rng.randrange(10**6)}" if rng.random() < 0.5 else None
+                seed = (f"seed {i} ♥ {rng.randrange(10**6)}" if rng.random() < 0.5 else
+                        f"{rng.getrandbits(64):016x}")
             else:
                 move = choose(state, rng, wild=0.2)
             r = (client.post(f"/api/matches/{mid}/next-hand", headers=auth,
@@ -390,3 +395,30 @@ def test_the_page_is_served_with_a_strict_content_security_policy(client: TestCl
     assert client.get("/static/js/app.js").status_code == 200
     schema = client.get("/api/openapi.json").json()
     assert "/api/matches/{match_id}/moves" in schema["paths"]
+
+
+def test_the_server_never_deals_with_a_client_seed_of_its_own(
+    client: TestClient, store: Store
+) -> None:
+    """Issue 12 item 4: ``"deal": true`` is refused with the reason and creates nothing (the
+    unfinished match stays current); a match starts undealt, with the first hand's commitment
+    shown; next-hand without a client seed is refused and deals nothing."""
+    auth = new_player(client)
+    old = new_match(client, auth)
+    r = client.post("/api/matches", json={"level": "random", "deal": True}, headers=auth)
+    assert r.status_code == 400 and "client_seed" in r.json()["detail"]
+    assert client.get("/api/me", headers=auth).json()["current_match"] == old["id"]
+    assert client.get(f"/api/matches/{old['id']}", headers=auth).json()["status"] == "playing"
+    state = new_match(client, auth, deal=False)
+    assert state["status"] == "between_hands" and state["hand"] is None
+    before = store.load_match(state["id"])
+    for body in ({}, {"version": state["version"]}, {"client_seed": None}):
+        r = client.post(f"/api/matches/{state['id']}/next-hand", json=body, headers=auth)
+        assert r.status_code == 400 and "Send your client seed" in r.json()["detail"], r.text
+    r = client.post(f"/api/matches/{state['id']}/next-hand", headers=auth)
+    assert r.status_code == 400 and "Send your client seed" in r.json()["detail"]
+    assert store.load_match(state["id"]) == before
+    dealt = advance(client, auth, state, None, client_seed="mine")
+    assert dealt["meta"]["sealed"]["hand"]["client_seed"] == "mine"
+    assert dealt["meta"]["sealed"]["hand"]["commitment"] == \
+        state["meta"]["sealed"]["next"]["commitment"]

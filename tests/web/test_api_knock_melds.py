@@ -115,6 +115,8 @@ def test_every_knock_option_lists_every_least_deadwood_arrangement(client: TestC
     knocks = choices = 0
     for _ in range(6):
         state = client.post("/api/matches", json={"level": "random"}, headers=auth).json()
+        state = client.post(f"/api/matches/{state['id']}/next-hand", headers=auth,
+                            json={"client_seed": f"seed {rng.random()}"}).json()
         while state["status"] == "playing" and state["hand"]["result"] is None:
             if state["hand"]["card_options"]:
                 knocks += any(o["knock"] for o in state["hand"]["card_options"])

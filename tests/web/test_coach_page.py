@@ -98,7 +98,7 @@ def test_a_decision_is_revisited_from_a_hand_review(
             if any(d["move"] == "draw" for d in review["decisions"]):
                 break
             r = httpx.post(f"{live_server.url}/api/matches/{mid}/next-hand", headers=auth,
-                           json={"version": state["version"]})
+                           json={"version": state["version"], "client_seed": "next"})
         else:
             assert state["status"] == "playing"
             r = httpx.post(f"{live_server.url}/api/matches/{mid}/moves", headers=auth,

@@ -1,7 +1,7 @@
 """The stream's hooks into the service, with the server in this process (uvicorn in a thread,
 on 127.0.0.1), so a test can stand in for the service: an open stream reports its seat as seen
-and wakes at the match's clock deadline to call ``expire_due`` with nobody moving; a second
-seat (seated by a stand-in ``seat_of`` until people-vs-people tables exist) coming and going
+and wakes at the match's clock deadline (``deadline``) to call ``expire_due`` with nobody
+moving; a second seat (seated by a stand-in ``seat_of``) coming and going
 reaches the first seat's stream as ``presence`` events."""
 
 from __future__ import annotations
@@ -56,16 +56,21 @@ def test_a_stream_marks_its_seat_seen_and_wakes_at_the_clock_deadline(
     def fake_seen(match_id: str, seat: int) -> None:
         seen.append((match_id, seat))
 
-    def fake_expire_due(match_id: str) -> float | None:
+    def fake_expire_due(match_id: str) -> bool:
         asked.append(time.time())
-        if len(asked) == 1:
+        if len(asked) > 1:
+            second.set()
+        return False
+
+    def fake_deadline(match_id: str) -> float | None:
+        if not deadline:
             deadline.append(time.time() + 0.3)  # a clock runs out soon after the stream opens
             return deadline[0]
-        second.set()
         return None
 
     service.seen = fake_seen  # type: ignore[attr-defined]
     service.expire_due = fake_expire_due  # type: ignore[attr-defined]
+    service.deadline = fake_deadline  # type: ignore[attr-defined]
     ann = Api(url)
     try:
         state = ann.new_match()

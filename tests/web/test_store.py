@@ -93,9 +93,9 @@ def test_the_service_plays_a_match_on_this_database(store: Store) -> None:
     service = TableService(store)
     player, _ = service.new_player("Ann")
     state = service.new_match(player, NewMatchIn(level="random"))
-    while state.hand.number < 3 and state.status != "over":
+    while state.hand is None or (state.hand.number < 3 and state.status != "over"):
         if state.status == "between_hands":
-            state = service.next_hand(player, state.id, state.version)
+            state = service.next_hand(player, state.id, state.version, "a seed")
         else:
             state = service.play(player, state.id, choose(state.model_dump()), state.version)
     # A second service (another process) reads the same state from the database.
@@ -124,6 +124,7 @@ def test_two_servers_on_one_database_cannot_both_play_the_same_turn(tmp_path: Pa
     one, two = TableService(store), TableService(store)
     player, _ = one.new_player("Ann")
     state = one.new_match(player, NewMatchIn(level="random"))
+    state = one.next_hand(player, state.id, state.version, "a seed")
     two.state(player, state.id)  # the second server has it cached at this version too
     move = choose(state.model_dump())
     after = one.play(player, state.id, move, state.version)
@@ -148,6 +149,7 @@ def test_threads_racing_on_one_turn_get_one_answer(tmp_path: Path) -> None:
     service = TableService(store)
     player, _ = service.new_player("Ann")
     state = service.new_match(player, NewMatchIn(level="random"))
+    state = service.next_hand(player, state.id, state.version, "a seed")
     move = choose(state.model_dump())
     outcomes: list[str] = []
     start = threading.Barrier(4)

@@ -211,7 +211,8 @@ class CoachService:
 
     def _reopen(self, player: PlayerInfo, match_id: str, number: int, index: int) -> RevisitOut:
         text, played = self._position(player, match_id, number, index)
-        match = Position.from_record(text, hand=number, move=index, seat=HUMAN).match()
+        seat = self.table.seat_of(player, match_id)  # a table for two: seat 1 is yours too
+        match = Position.from_record(text, hand=number, move=index, seat=seat).match()
         return RevisitOut(
             hand=number,
             index=index,
@@ -220,8 +221,8 @@ class CoachService:
                       "Play it again with the table's controls; the coach then shows every "
                       "alternative it weighed."),
             played=played.words,
-            table=self._table(match, f"revisit-{match_id}-{number}-{index}", 0,
-                              self._level(player, match_id)),
+            table=_revisit_table(match, f"revisit-{match_id}-{number}-{index}", 0,
+                                 self._level(player, match_id), seat),
         )
 
     def revisit_answer(
@@ -238,7 +239,7 @@ class CoachService:
             found = self.pool.run(
                 _owner(player), _judge_revisit, text, number, index, played, move,
                 self.samples, f"revisit-{match_id}-{number}-{index}",
-                self._level(player, match_id),
+                self._level(player, match_id), self.table.seat_of(player, match_id),
             )
             self._answers.put(key, found)
         return found
@@ -296,14 +297,12 @@ class CoachService:
         info = self.table.store.get_match(player.id, match_id)
         return info.level if info is not None else "revisit"
 
-    @staticmethod
-    def _table(match: Match, table_id: str, version: int, level: str) -> MatchState:
-        return _revisit_table(match, table_id, version, level)
 
-
-def _revisit_table(match: Match, table_id: str, version: int, level: str) -> MatchState:
+def _revisit_table(
+    match: Match, table_id: str, version: int, level: str, seat: int = HUMAN
+) -> MatchState:
     """A reopened decision's table from the person's seat, in the shape the page draws."""
-    view = match.view(HUMAN)
+    view = match.view(seat)
     status: Literal["playing", "between_hands", "over"] = (
         "over" if match.over else "between_hands" if match.hand.over else "playing"
     )
@@ -315,7 +314,7 @@ def _revisit_table(match: Match, table_id: str, version: int, level: str) -> Mat
         names=list(NAMES),
         rules=rules_out(match.rules),
         hand=hand_out(view),
-        score=score_out(match, HUMAN),
+        score=score_out(match, seat),
         computer_moves=[],
         meta=MatchMeta(sealed=None, situation=None, revisit=table_id),
         coach=None,
@@ -340,15 +339,15 @@ def _assess_lesson(situation_id: str, move: str) -> Assessment:
 
 
 def _judge_revisit(text: str, number: int, index: int, played: RemarkOut, move: str,
-                   samples: int, table_id: str, level: str) -> RevisitAnswerOut:
+                   samples: int, table_id: str, level: str, seat: int) -> RevisitAnswerOut:
     """A new move at the decision before move ``index`` of hand ``number`` of the record
-    ``text``, judged (see :meth:`CoachService.revisit_answer`)."""
-    position = Position.from_record(text, hand=number, move=index, seat=HUMAN)
+    ``text`` from ``seat``, judged (see :meth:`CoachService.revisit_answer`)."""
+    position = Position.from_record(text, hand=number, move=index, seat=seat)
     outcome = position.play([move])
     if not outcome.legal:
         raise IllegalMoveError(outcome.error or f"{move!r} is not legal here")
     found = _assess(position.view(), outcome.moves[0], samples)
-    table = _revisit_table(outcome.match, table_id, 1, level)
+    table = _revisit_table(outcome.match, table_id, 1, level, seat)
     done = Action(enabled=False, reason="You have played it again: read the coach's view, "
                   "then try again or go back to your game.")
     assert table.hand is not None  # a reopened decision always has a hand on the table

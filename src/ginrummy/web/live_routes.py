@@ -167,7 +167,7 @@ class Live:
         version = read_versions(self.service.store.engine, [match_id]).get(match_id)
         if version is None:
             raise NotFound(match_id)
-        return version, self.presence.of(match_id), self.service.expire_due(match_id)
+        return version, self.presence.of(match_id), next_deadline(self.service, match_id)
 
     def _beat(self, seats: list[tuple[str, int]]) -> dict[str, object]:
         self.presence.beat_many(seats)
@@ -179,6 +179,13 @@ class Live:
     def leave(self, match_id: str, seat: int) -> None:
         self.presence.leave(match_id, seat)
         self.bus.publish_presence(match_id)
+
+def next_deadline(service: TableService, match_id: str) -> float | None:
+    """Apply a deadline of the match that has passed (a clock run out, a person gone past the
+    grace period), then the next one (seconds since the epoch), or ``None`` when none runs."""
+    service.expire_due(match_id)
+    return service.deadline(match_id)
+
 
 
 def install(app: FastAPI, service: TableService, *, bus: Bus | None = None) -> Live:
@@ -316,11 +323,11 @@ async def _events(
         if sub.stopped:
             return
         if deadline is not None and time.time() >= deadline:
-            deadline = await run_in_threadpool(service.expire_due, match_id)
+            deadline = await run_in_threadpool(next_deadline, service, match_id)
         if sub.version > sent:
             sent = sub.version
             yield _version_event(match_id, sent)
-            deadline = await run_in_threadpool(service.expire_due, match_id)
+            deadline = await run_in_threadpool(next_deadline, service, match_id)
         if sub.take_presence():
             seats = await run_in_threadpool(live.presence.of, match_id)
             if presence_key(seats) != shown:

@@ -12,18 +12,22 @@ from fastapi.responses import PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from ..fields import same_fields
-from ..store import MatchInfo, PlayerInfo, PlayerStats
+from ..store import InviteError, MatchInfo, PlayerInfo, PlayerStats
 from .limits import limit_new_players
 from .rules_text import profile_catalogue
 from .schemas import (
+    LobbyTable,
     MatchState,
     MatchSummary,
     MoveIn,
-    NewMatchIn,
     NewPlayerIn,
     NextHandIn,
     OptionsOut,
+    PeopleMatchIn,
     PlayerOut,
+    RatedMatchOut,
+    RatingOut,
+    StatsOut,
     error_answers,
     id_in_path,
 )
@@ -103,16 +107,56 @@ def new_player(
 @router.get("/me", response_model=PlayerOut, responses=ERRORS)
 def me(player: Player, service: Service) -> PlayerOut:
     """The player and their current unfinished match, if any."""
-    current = service.store.current_match(player.id)
+    current = service.store.current_match(player.id) or next(
+        iter(service.store.joined_matches(player.id, statuses=("playing",), limit=1)), None)
     return PlayerOut(
         id=player.id, name=player.name, token=None, current_match=current.id if current else None
     )
 
 
 @router.post("/matches", response_model=MatchState, status_code=201, responses=ERRORS)
-def new_match(player: Player, service: Service, body: NewMatchIn) -> MatchState:
-    """Start a match against the computer (an unfinished one is abandoned)."""
+def new_match(player: Player, service: Service, body: PeopleMatchIn) -> MatchState:
+    """Start a match against the computer, or with ``"opponent": "person"`` a table for two
+    people (the answer's ``invite`` and ``people.code`` let the other person join). The
+    player's unfinished match ends (against a person: a forfeit, counted). The first hand is
+    sealed and waits for ``next-hand`` with your client seed."""
     return service.new_match(player, body)
+
+
+InviteId = Annotated[str, id_in_path("invite or short code", r"^[A-Za-z0-9_-]+$", 32)]
+
+
+@router.post("/invites/{invite}", response_model=MatchState, responses=ERRORS)
+def join(player: Player, service: Service, invite: InviteId) -> MatchState:
+    """Take the free seat of a table for two people with its invite (or its short code).
+    Unknown: 404; used, your own or closed: 409; each with the reason."""
+    try:
+        return service.join(player, invite)
+    except InviteError as exc:
+        raise HTTPException(exc.status, str(exc)) from None
+
+
+@router.get("/lobby", response_model=list[LobbyTable])
+def lobby(service: Service) -> list[LobbyTable]:
+    """Open tables for two people whose creator let anyone join, newest first."""
+    return [
+        LobbyTable(**same_fields(t, "invite code creator profile rules hollywood clock"),
+                   created_at=t.created_at.isoformat() + "Z")
+        for t in service.lobby()
+    ]
+
+
+@router.post("/matches/{match_id}/resign", response_model=MatchState, responses=ERRORS)
+def resign(player: Player, service: Service, match_id: MatchId) -> MatchState:
+    """Resign: the match ends now, lost (it counts in both players' history and figures)."""
+    return service.resign(player, match_id)
+
+
+@router.post("/matches/{match_id}/rematch", response_model=MatchState, responses=ERRORS)
+def rematch(player: Player, service: Service, match_id: MatchId) -> MatchState:
+    """Offer a rematch of a finished match between two people, or accept the other's offer
+    (then ``people.rematch`` holds the new match's id; the other seat deals first)."""
+    return service.rematch(player, match_id)
 
 
 def _summary(m: MatchInfo) -> MatchSummary:
@@ -129,7 +173,9 @@ def _summary(m: MatchInfo) -> MatchSummary:
 @router.get("/matches", response_model=list[MatchSummary], responses=ERRORS)
 def list_matches(player: Player, service: Service) -> list[MatchSummary]:
     """The player's finished matches, newest first."""
-    return [_summary(m) for m in service.store.list_matches(player.id)]
+    mine = service.store.list_matches(player.id) + service.store.joined_matches(player.id)
+    mine.sort(key=lambda m: m.updated_at, reverse=True)
+    return [_summary(m) for m in mine]
 
 
 @router.get("/matches/{match_id}", response_model=MatchState, responses=ERRORS)
@@ -178,10 +224,35 @@ def record(
     return service.record(player, match_id, hands)
 
 
-@router.get("/stats", response_model=PlayerStats, responses=ERRORS)
-def stats(player: Player, service: Service) -> PlayerStats:
-    """The player's figures over finished matches, and recent final scores for the chart."""
-    s = service.store.stats(player.id)
-    if s.average_knock_deadwood is None:
-        return s
-    return dataclasses.replace(s, average_knock_deadwood=round(s.average_knock_deadwood, 2))
+@router.get("/stats", response_model=StatsOut, responses=ERRORS)
+def stats(player: Player, service: Service) -> StatsOut:
+    """The player's figures over finished matches (either seat of a table for two people),
+    recent final scores for the chart, and the rating from matches against people with the
+    matches it came from."""
+    s = _joined(service.store.stats(player.id), service.store.joined_stats(player.id))
+    if s.average_knock_deadwood is not None:
+        s = dataclasses.replace(s, average_knock_deadwood=round(s.average_knock_deadwood, 2))
+    rating, rated = service.store.rating(player.id)
+    return StatsOut(
+        **{f.name: getattr(s, f.name) for f in dataclasses.fields(s) if f.name != "recent"},
+        recent=[dataclasses.asdict(r) for r in s.recent],
+        rating=RatingOut(**dataclasses.asdict(rating)) if rating is not None else None,
+        rated_matches=[RatedMatchOut(**dataclasses.asdict(r)) for r in rated],
+    )
+
+
+_COUNTS = ("matches", "matches_won", "matches_lost", "hands", "hands_won", "gins",
+           "undercuts_made", "undercuts_suffered", "knocks", "forfeits")
+
+
+def _joined(a: PlayerStats, b: PlayerStats) -> PlayerStats:
+    """Figures of the seat-0 matches ``a`` and the joined ones ``b`` together."""
+    if not b.matches:
+        return a
+    knocks = a.knocks + b.knocks
+    total = sum((s.average_knock_deadwood or 0) * s.knocks for s in (a, b))
+    return PlayerStats(
+        **{f: getattr(a, f) + getattr(b, f) for f in _COUNTS},
+        average_knock_deadwood=total / knocks if knocks else None,
+        recent=a.recent + b.recent,
+    )

@@ -86,10 +86,11 @@ class NewMatchIn(_In):
     last_discard_chance: bool = False
     level: Level = "medium"
     deal: bool = Field(
-        True,
-        description="deal the first hand at once, with a client seed the server draws at "
-        "random; false: the match waits, showing the first hand's sealed commitment, for "
-        "POST next-hand with your own client seed (what the page does)",
+        False,
+        description="must be false (the default): the match waits, showing the first hand's "
+        "sealed commitment in meta.sealed.next, for POST next-hand with your own client seed. "
+        "true (the server dealing at once, with a seed it chose) is refused: that deal would "
+        "not be provably fair",
     )
 
 
@@ -120,7 +121,7 @@ class NextHandIn(_In):
         None,
         max_length=CLIENT_SEED_LENGTH,
         description="your client seed for the sealed deal (1 to 256 bytes of UTF-8, no control "
-        "characters, no space at either end); without one the server draws one at random",
+        "characters, no space at either end); required: without one nothing is dealt (400)",
     )
 
 
@@ -319,6 +320,10 @@ class SealedDealOut(BaseModel):
     dealer_seat: int = Field(description="the dealer's seat as hashed into the commitment")
     commitment: str = Field(description="SHA-256 commitment to the server seed, 64 hex digits")
     client_seed: str | None = Field(None, description="the client seed, once the hand is dealt")
+    client_seeds: list[str] | None = Field(
+        default=None, description="at a table for two people, once the hand is dealt: both "
+        "people's client seeds by seat; client_seed is their ginrummy-two-party-v1 combination"
+    )
     server_seed: str | None = Field(
         None, description="the server seed (64 hex digits), revealed once the hand is over"
     )
@@ -353,7 +358,9 @@ class MatchMeta(BaseModel):
 class MatchState(BaseModel):
     id: str
     version: int
-    status: Literal["playing", "between_hands", "over", "abandoned"]
+    status: Literal["waiting", "playing", "between_hands", "over", "abandoned"] = Field(
+        description="waiting: a table for two people whose second seat is free"
+    )
     level: str
     names: list[str]
     rules: RulesOut
@@ -369,6 +376,15 @@ class MatchState(BaseModel):
         description="per-hand facts for the page: sealed deals",
     )
     coach: dict[str, str] | None = Field(None, description="reserved for the coach")
+    seat: int = Field(default=0, description="your seat (0 or 1): the seat of the commitments")
+    opponent: Literal["computer", "person"] = "computer"
+    invite: str | None = Field(
+        default=None, description="the invite of a table for two people (for the link), for "
+        "its seated people; with people.code, the short code to read aloud"
+    )
+    people: PeopleOut | None = Field(
+        default=None, description="a table for two people: its state"
+    )
 
 
 class MatchSummary(BaseModel):
@@ -414,3 +430,100 @@ def error_answers(**by_status: str) -> dict[int | str, dict[str, object]]:
         int(status.removeprefix("e")): {"model": ErrorOut, "description": text}
         for status, text in by_status.items()
     }
+
+
+# -------------------------------------------------------------------------------------------
+# Tables for two people (issue 13).
+
+Clock = Literal[30, 60, 120]
+
+
+class PeopleMatchIn(NewMatchIn):
+    """``POST /api/matches``: today's body, plus a table for two people with ``opponent``."""
+
+    opponent: Literal["computer", "person"] = Field(
+        "computer", description="person: a table for two people, joined with its invite"
+    )
+    open: bool = Field(
+        False, strict=True, description="list the table in the lobby: anyone may join"
+    )
+    clock: Clock | None = Field(
+        None, description="seconds per move (and per client seed between hands); null: off"
+    )
+
+
+class ClockOut(BaseModel):
+    limit: int = Field(description="seconds per move")
+    seats: list[int] = Field(description="the seats whose clock runs now (empty: none)")
+    deadline: str | None = Field(None, description="when it runs out (ISO 8601, UTC)")
+    seconds_left: float | None = None
+
+
+class PeopleOut(BaseModel):
+    """A table for two people as one of them sees it."""
+
+    names: list[str | None] = Field(description="by seat; null for a seat nobody took yet")
+    code: str = Field(description="the invite as a short code to read aloud")
+    open: bool
+    clock: ClockOut | None
+    seeds_in: list[bool] = Field(
+        description="by seat: whether that person sent the client seed of the hand waiting to "
+        "be dealt (the seeds themselves stay hidden until the hand is dealt)"
+    )
+    your_seed: str | None = Field(None, description="the client seed you sent for it")
+    present: list[bool] = Field(description="by seat: seen within the grace period")
+    ended: str | None = Field(
+        None, description="how the match ended early: resigned, time, left (null otherwise)"
+    )
+    winner: int | None = Field(
+        None, description="the winning seat once the match is over, early ends included"
+    )
+    rematch_offer: int | None = Field(None, description="the seat that offered a rematch")
+    rematch: str | None = Field(None, description="the rematch's match id, once accepted")
+
+
+class LobbyTable(BaseModel):
+    invite: str
+    code: str
+    creator: str
+    profile: str
+    rules: str
+    hollywood: bool
+    clock: int | None
+    created_at: str
+
+
+class RatingOut(BaseModel):
+    rating: float
+    rd: float
+    matches: int
+
+
+class RatedMatchOut(BaseModel):
+    match_id: str
+    opponent: str
+    score: float = Field(description="1 won, 0 lost, 0.5 drawn")
+    before: float
+    after: float
+
+
+class StatsOut(BaseModel):
+    """``GET /api/stats``: the figures over finished matches (both seats of tables for two
+    people included), with the rating from people matches and the matches it came from."""
+
+    matches: int
+    matches_won: int
+    matches_lost: int
+    hands: int
+    hands_won: int
+    gins: int
+    undercuts_made: int
+    undercuts_suffered: int
+    knocks: int
+    average_knock_deadwood: float | None
+    recent: list[dict[str, Any]]
+    rating: RatingOut | None = None
+    rated_matches: list[RatedMatchOut] = Field(default_factory=list)
+
+
+MatchState.model_rebuild()

@@ -79,6 +79,7 @@ def sealed_out(table: Table, me: int) -> SealedOut | None:
             dealer_seat=hand.dealer,
             commitment=public["commitment"],
             client_seed=public.get("client_seed"),
+            client_seeds=public.get("client_seeds"),
             server_seed=sealer.reveal(n) if over else None,
             deck=[CARD_TEXT[c] for c in hand.deck] if over else None,
         )

@@ -23,31 +23,52 @@ published in the same save that ends a hand (or creates the match), the person's
 comes with the request that deals, and the server seed is revealed once the hand is over. A
 match saved before sealed deals existed can finish the hand on the table, but the server no
 longer deals it another (it would be unsealed): that request is refused with a
-:class:`Conflict`.
+:class:`Conflict`. The server never chooses a client seed: a match starts undealt, and a deal
+without the person's client seed is refused (``docs/sealed-deals.md``, "Which flows are
+provably fair").
+
+The same service runs tables for two people (level ``"person"``): the same Table with an
+:class:`~ginrummy.table.OnlinePerson` in each seat, the creator in seat 0 and whoever joins with
+the invite in seat 1, each answered from their own seat. What only people need (the invite,
+the clock, presence, the two client seeds of a deal, early ends) is worked out in
+:mod:`.people` and kept in the store's people tables; a passed deadline is applied at the
+start of any request touching the match, and :meth:`TableService.expire_due` applies it
+without one (the event stream calls it).
 """
 
 from __future__ import annotations
 
 import secrets
 import threading
+import time
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import GinRummyError
 from ..hand import Hand
 from ..match import Match
 from ..players import Player, make
 from ..record import dumps, loads
-from ..rules import get_rules
+from ..rules import RuleSet, get_rules
 from ..sealer import DealSealer
-from ..shuffle import SealError
-from ..store import HandSummary, MatchInfo, PlayerInfo, Store
-from ..table import Computer, Person, Seat, Table, TurnError
+from ..shuffle import SealError, check_client_seed
+from ..store import (
+    PERSON,
+    ConflictError,
+    HandSummary,
+    LobbyEntry,
+    MatchInfo,
+    PeopleInfo,
+    PlayerInfo,
+    Store,
+)
+from ..table import Computer, OnlinePerson, Person, Seat, Table, TurnError
 from ..view import PublicEvent
-from .schemas import MatchMeta, MatchState, NewMatchIn
+from .people import GRACE_SECONDS, clock_of, due, mirrored, new_code, new_invite, people_out
+from .schemas import MatchMeta, MatchState, NewMatchIn, PeopleMatchIn
 from .sealing import (
     dump_seals,
     finished_hands,
@@ -67,6 +88,26 @@ __all__ = ["TableService", "NotFound", "Conflict", "HUMAN", "COMPUTER", "AGENT"]
 AGENT = "agent"
 
 HUMAN, COMPUTER = 0, 1
+
+#: Why ``"deal": true`` is refused: a deal the server starts by itself has a client seed the
+#: server chose, so it proves nothing.
+NO_SERVER_DEAL = (
+    "The server no longer deals the first hand by itself: its client seed would be the "
+    "server's choice, so the deal could not be shown to be fair. Leave out \"deal\" (or send "
+    "false), read the first hand's commitment in meta.sealed.next, then POST next-hand with "
+    "your client_seed."
+)
+#: Why a next-hand request without a client seed is refused.
+SEND_CLIENT_SEED = (
+    "Send your client seed (\"client_seed\": 1 to 256 bytes of text) to deal the hand: the "
+    "server does not choose one for you, so that the deal stays provably fair."
+)
+
+#: Why the coach and the learning tools refuse a table for two people during play.
+COACH_OFF = (
+    "The coach and the learning tools are off at a table against a person while the match "
+    "is played; the hand review opens, for your own decisions, once the match is over."
+)
 
 #: How many locks serialize requests on matches (see ``TableService._lock``).
 LOCK_STRIPES = 64
@@ -88,11 +129,39 @@ class _Entry:
     table: Table
 
 
+@dataclass(frozen=True)
+class _Seated:
+    """A match as one of its seated people reaches it: the listing, the cached table, the
+    person's seat, and for a table of two people its people row (read fresh every time)."""
+
+    info: MatchInfo
+    entry: _Entry
+    seat: int
+    people: PeopleInfo | None
+
+
+def _no_change(match_id: str, version: int) -> None:
+    """The default change hook: nothing listens."""
+
+
 class TableService:
-    """Matches between a person and the computer, saved in a :class:`Store`."""
+    """Matches saved in a :class:`Store`: a person against the computer, or two people.
+
+    ``now`` is the clock (seconds since the epoch; tests inject one), ``grace`` how long a
+    person at a table for two may be away before forfeiting, and ``on_change(match_id,
+    version)`` is called after every committed change of any match (a move, a deal, a client
+    seed, a join, an early end): the live event stream wires it to its bus. It must not raise.
+    """
 
     def __init__(
-        self, store: Store, *, cache_size: int = 256, agent: str | None = None
+        self,
+        store: Store,
+        *,
+        cache_size: int = 256,
+        agent: str | None = None,
+        now: Callable[[], float] = time.time,
+        grace: float = GRACE_SECONDS,
+        on_change: Callable[[str, int], None] = _no_change,
     ) -> None:
         """``agent``: a policy reference (``package.module:attr``, see
         :func:`~ginrummy.env.policy.load_policy`) offered as level ``"agent"``; it is loaded
@@ -105,12 +174,12 @@ class TableService:
 
             self._policy = load_policy(agent)
         self.cache_size = cache_size
+        self.now = now
+        self.grace = grace
+        self.on_change = on_change
         self._cache: OrderedDict[str, _Entry] = OrderedDict()
         self._stripes = [threading.Lock() for _ in range(LOCK_STRIPES)]
         self._guard = threading.Lock()
-        #: Called as ``on_change(match_id, version)`` after every committed change (the live
-        #: events' bus; see :mod:`.live`).
-        self.on_change: Callable[[str, int], None] | None = None
 
     # Players.
 
@@ -123,23 +192,30 @@ class TableService:
     # Matches.
 
     def new_match(self, player: PlayerInfo, options: NewMatchIn) -> MatchState:
-        """Start a match (the player's unfinished one is abandoned) and let the computer open
-        if it is the non-dealer."""
+        """Start a match (the player's unfinished one ends: abandoned against the computer,
+        forfeited against a person), its first hand sealed and waiting for the client seed.
+        ``options`` with ``opponent="person"`` (:class:`PeopleMatchIn`) opens a table for two
+        people with an invite."""
+        if options.deal:
+            raise GinRummyError(NO_SERVER_DEAL)
         rules = get_rules(
             options.profile,
             hollywood=options.hollywood,
             last_discard_chance=options.last_discard_chance,
         )
+        if isinstance(options, PeopleMatchIn):
+            if options.opponent == "person":
+                return self._new_people_match(player, rules, options.open, options.clock)
+            if options.open or options.clock is not None:
+                raise GinRummyError("A clock and the lobby are for tables for two people: "
+                                    "send \"opponent\": \"person\", or leave them out.")
         computer = self._computer(options.level)  # refuses "agent" when there is none
         deal_seed = secrets.token_hex(16)
         match = Match(rules, seed=deal_seed, start=False)
         sealer = DealSealer(match)
         table = _table(match, sealer, computer, deal_seed)
         table.seal_next()  # the first hand's commitment, saved below before it is shown
-        since: tuple[int, int] | None = None
-        if options.deal:
-            table.deal()  # the client seed is drawn at random: none was given
-            since = _advance(table)
+        self._notify(self.store.leave_unfinished(player.id, self.now(), computer=False))
         info = self.store.create_match(
             player_id=player.id,
             level=options.level,
@@ -156,13 +232,27 @@ class TableService:
         )
         entry = _Entry(info.version, table)
         self._remember(info.id, entry)
-        self._changed(info.id, info.version)
-        return self._state(info, entry, since)
+        self._notify([(info.id, info.version)])
+        return self._state(_Seated(info, entry, HUMAN, None), None)
+
+    def join(self, player: PlayerInfo, invite: str) -> MatchState:
+        """Take the free seat of the table of ``invite`` (its link token or short code); the
+        player's unfinished match ends first. Raises :class:`~ginrummy.store.InviteError`."""
+        match_id, ended = self.store.join_people_match(invite, player.id, self.now())
+        self._notify(ended)
+        with self._lock(match_id):
+            seated = self._load(player, match_id)
+            self._notify([(match_id, seated.info.version)])
+            return self._state(seated, None)
+
+    def lobby(self) -> list[LobbyEntry]:
+        """Open tables for two people that nobody has joined yet."""
+        return self.store.lobby()
 
     def state(self, player: PlayerInfo, match_id: str) -> MatchState:
         with self._lock(match_id):
-            info, entry = self._load(player, match_id)
-            return self._state(info, entry, None)
+            seated = self._load(player, match_id, touch=True)
+            return self._state(seated, None)
 
     def play(
         self, player: PlayerInfo, match_id: str, move: str, version: int | None
@@ -174,14 +264,13 @@ class TableService:
         :class:`~ginrummy.errors.IllegalMoveError`; neither changes anything.
         """
         with self._lock(match_id):
-            info, entry = self._load(player, match_id)
-            self._check_open(info, entry, version)
-            table = entry.table
+            seated = self._load(player, match_id)
+            self._check_open(seated, version)
             try:
-                table.play(HUMAN, move)
+                seated.entry.table.play(seated.seat, move)
             except TurnError as exc:
                 raise Conflict(str(exc)) from None
-            return self._advance_and_save(info, entry)
+            return self._advance_and_save(seated)
 
     def next_hand(
         self,
@@ -191,12 +280,17 @@ class TableService:
         client_seed: str | None = None,
     ) -> MatchState:
         """Deal the next hand (the first, or after a finished one) from its sealed deal, with
-        the person's ``client_seed`` (drawn at random when ``None``), and let the computer
-        open if it must. A client seed that breaks the rules changes nothing."""
+        the person's ``client_seed``, and let the computer open if it must. Without a client
+        seed nothing is dealt (the server never chooses one: it could then search for a deck
+        it likes); a client seed that breaks the rules changes nothing either.
+
+        At a table for two people each person sends their own client seed; the first one is
+        kept (hidden from the other person) and the hand is dealt with the second, from the
+        combination of both (:func:`~ginrummy.shuffle.combine_client_seeds`)."""
         with self._lock(match_id):
-            info, entry = self._load(player, match_id)
-            self._check_open(info, entry, version)
-            table = entry.table
+            seated = self._load(player, match_id)
+            self._check_open(seated, version)
+            table = seated.entry.table
             if not table.waiting_for_deal:
                 raise Conflict("The current hand is not over yet.")
             if table.sealer is None:
@@ -204,6 +298,10 @@ class TableService:
                     "This match was started before sealed deals: the server deals only sealed "
                     "hands now, so it cannot deal this match another hand. Start a new match."
                 )
+            if client_seed is None:
+                raise GinRummyError(SEND_CLIENT_SEED)
+            if seated.people is not None:
+                return self._people_seed(seated, client_seed)
             try:
                 # The sealer checks the client seed before anything changes and refuses a hand
                 # without a published commitment.
@@ -211,21 +309,110 @@ class TableService:
             except SealError as exc:
                 self._forget(match_id)
                 raise GinRummyError(sentence(str(exc))) from None
-            return self._advance_and_save(info, entry)
+            return self._advance_and_save(seated)
+
+    def resign(self, player: PlayerInfo, match_id: str) -> MatchState:
+        """End the match now, lost by the person who resigns (counted as any other loss)."""
+        with self._lock(match_id):
+            seated = self._load(player, match_id)
+            self._check_open(seated, None)
+            self._end_early(seated, 1 - seated.seat, "resigned", self.now())
+            return self._state(self._load(player, match_id), None)
+
+    def rematch(self, player: PlayerInfo, match_id: str) -> MatchState:
+        """Offer a rematch of a finished match between two people, or accept the other's
+        offer: the same people in the same seats and rules, the other seat dealing first.
+        Answers the state of the finished match (``people.rematch`` is the new match's id once
+        both want it)."""
+        with self._lock(match_id):
+            seated = self._load(player, match_id)
+            people = seated.people
+            if people is None:
+                raise Conflict("A rematch is for a match between two people; start a new "
+                               "match against the computer instead.")
+            if seated.info.status != "over":
+                raise Conflict("The match is not over: a rematch can be offered at its end.")
+            if people.rematch_id is None:
+                if people.rematch_offer in (None, seated.seat):
+                    version = self.store.update_people(
+                        match_id, seated.info.version, rematch_offer=seated.seat)
+                else:
+                    version = self._start_rematch(seated)
+                self._notify([(match_id, version)])
+            return self._state(self._load(player, match_id), None)
+
+    def expire_due(self, match_id: str) -> bool:
+        """Apply a passed deadline of a match between two people (a clock run out, a person
+        gone longer than the grace period): the forfeit is recorded at the deadline, and
+        ``on_change`` is told. True when something was applied. Every request touching the
+        match does this first; the event stream calls it when a deadline passes."""
+        with self._lock(match_id):
+            people = self.store.people_of(match_id)
+            if people is None:
+                return False
+            info = self.store.get_match(people.seats[0], match_id)
+            if info is None:  # pragma: no cover - a people row always has its match
+                return False
+            entry = self._entry(info)
+            if entry.version != info.version:
+                return False  # it changed meanwhile: the next call judges the new state
+            try:
+                return self._expire(info, entry, people) is not None
+            except ConflictError:
+                return False
+
+    def seen(self, match_id: str, seat: int) -> None:
+        """The person in ``seat`` is here (their event stream is open): presence for the
+        grace period. A deadline already passed is applied first."""
+        if self.expire_due(match_id):
+            return
+        self.store.touch_people(match_id, seat, self.now())
+
+    def seat_of(self, player: PlayerInfo, match_id: str) -> int:
+        """The player's seat at the match (who may watch it); :class:`NotFound` otherwise."""
+        found = self.store.get_match(player.id, match_id)
+        if found is not None:
+            return HUMAN
+        seated = self.store.seated_match(player.id, match_id)
+        if seated is None:
+            raise NotFound(match_id)
+        return seated[1]
+
+    def deadline(self, match_id: str) -> float | None:
+        """The next deadline of a match between two people (its clock or a person's grace
+        period), for the event stream to call :meth:`expire_due` then; ``None`` if none."""
+        people = self.store.people_of(match_id)
+        if people is None or people.seats[1] is None or people.ended is not None:
+            return None
+        info = self.store.get_match(people.seats[0], match_id)
+        if info is None or info.status != "playing":
+            return None
+        times = [people.seen[0] + self.grace, people.seen[1] + self.grace]
+        clock = clock_of(self._entry(info).table, people)
+        if clock is not None:
+            times.append(clock[1])
+        return min(times)
 
     def hand_copy(
         self, player: PlayerInfo, match_id: str, number: int | None = None
     ) -> tuple[int, Hand] | None:
         """An independent copy of hand ``number`` (1-based; by default the current one) of the
         player's match and its number, for read-only uses such as the coach; ``None`` when the
-        match has no such hand (NotFound when the match is not the player's)."""
+        match has no such hand (NotFound when the match is not the player's).
+
+        Between two people the coach is off during play (:class:`Conflict`); after the match
+        the copy is seen from the player's seat as seat 0 (:func:`~.people.mirrored`), so the
+        coach, which reviews seat 0, reviews the player's own decisions only."""
         with self._lock(match_id):
-            _info, entry = self._load(player, match_id)
-            hands = entry.table.match.hands
+            seated = self._load(player, match_id)
+            if seated.people is not None and seated.info.status != "over":
+                raise Conflict(COACH_OFF)
+            hands = seated.entry.table.match.hands
             n = len(hands) if number is None else number
             if not 1 <= n <= len(hands):
                 return None
-            return n, hands[n - 1].copy()
+            hand = hands[n - 1]
+            return n, mirrored(hand) if seated.seat == 1 else hand.copy()
 
     def record(self, player: PlayerInfo, match_id: str, hands: int | None = None) -> str:
         """The record of the match's finished hands, with their sealed data (revealed server
@@ -233,8 +420,8 @@ class TableService:
         whole match. A record lists every hand's deck, so a hand still being played is never
         in it: asking for it is refused."""
         with self._lock(match_id):
-            info, entry = self._load(player, match_id)
-            match = entry.table.match
+            seated = self._load(player, match_id)
+            match = seated.entry.table.match
             done = finished_hands(match)
             if hands is None:
                 if done < len(match.hands):
@@ -249,31 +436,110 @@ class TableService:
                     "being played (or not dealt) is not available."
                 )
             return record_upto(
-                match, entry.table.sealer, hands, players=self._players(info.level),
-                meta=self._meta(info.level),
+                match, seated.entry.table.sealer, hands,
+                players=self._players(seated.info.level, seated.people),
+                meta=self._meta(seated.info.level),
             )
 
-    # Live events (stand-ins until people-vs-people tables: one seat, no clocks).
+    # Tables for two people.
 
-    def seat_of(self, player: PlayerInfo, match_id: str) -> int:
-        """The player's seat at the match; :class:`NotFound` when they are not seated."""
-        if self.store.get_match(player.id, match_id) is None:
-            raise NotFound(match_id)
-        return HUMAN
+    def _new_people_match(
+        self, player: PlayerInfo, rules: RuleSet, open: bool, clock: int | None,
+        *, seat1: int | None = None, first_dealer: int | None = None,
+        rematch_of: str | None = None,
+    ) -> MatchState:
+        deal_seed = secrets.token_hex(16)
+        match = Match(rules, seed=deal_seed, first_dealer=first_dealer, start=False)
+        sealer = DealSealer(match)
+        table = Table(match, [OnlinePerson(player.name, player_id=player.id)] * 2, sealer=sealer)
+        table.seal_next()  # the first hand's commitment, saved below before it is shown
+        names = (player.name, "Seat 1")
+        info, ended = self.store.create_people_match(
+            player_id=player.id, seat1=seat1, invite=new_invite(), code=new_code(), open=open,
+            clock=clock, now=self.now(), rematch_of=rematch_of,
+            level=PERSON, profile=rules.profile, rules=rules.describe(),
+            hollywood=match.score.hollywood, deal_seed=deal_seed, status="playing",
+            record=dumps(match, players=names, meta=self._meta(PERSON),
+                         hand_meta=sealer.hand_meta()),
+            seals=dump_seals(sealer),
+        )
+        self._notify(ended)
+        entry = _Entry(info.version, table)
+        self._remember(info.id, entry)
+        self._notify([(info.id, info.version)])
+        return self._state(_Seated(info, entry, 0, self.store.people_of(info.id)), None)
 
-    def seen(self, match_id: str, seat: int) -> None:
-        """A stream of ``seat`` is open now (for leaving's grace period; nothing yet)."""
+    def _start_rematch(self, seated: _Seated) -> int:
+        """Both want a rematch: start it (the old match's first dealer's opponent deals first)
+        and return the old match's new version."""
+        people = seated.people
+        assert people is not None and people.seats[1] is not None
+        old = seated.entry.table.match
+        creator = PlayerInfo(people.seats[0], people.names[0])
+        self._new_people_match(
+            creator, old.rules, False, people.clock, seat1=people.seats[1],
+            first_dealer=1 - old.first_dealer, rematch_of=seated.info.id)
+        info = self.store.get_match(people.seats[0], seated.info.id)
+        assert info is not None
+        return info.version
 
-    def expire_due(self, match_id: str) -> float | None:
-        """End what a clock has run out on, and the next clock deadline (seconds since the
-        epoch), or ``None`` without a clock (always, until clocks exist)."""
-        return None
+    def _people_seed(self, seated: _Seated, client_seed: str) -> MatchState:
+        """One person's client seed for the next deal: kept until the other's arrives, then
+        the hand is dealt from both."""
+        people = seated.people
+        assert people is not None
+        try:
+            check_client_seed(client_seed)
+        except SealError as exc:
+            raise GinRummyError(sentence(str(exc))) from None
+        if seated.seat in people.seeds:
+            raise Conflict("You sent your client seed for this hand already; the hand is dealt "
+                           "when the other person sends theirs.")
+        seeds = {**people.seeds, seated.seat: client_seed}
+        now = self.now()
+        if len(seeds) < 2:
+            version = self.store.update_people(
+                seated.info.id, seated.info.version, seeds=seeds,
+                **{f"seen{seated.seat}": now})
+            seated.entry.version = version
+            self._remember(seated.info.id, seated.entry)
+            self._notify([(seated.info.id, version)])
+            info = replace(seated.info, version=version)
+            return self._state(replace(seated, info=info,
+                                       people=self.store.people_of(info.id)), None)
+        table = seated.entry.table
+        assert table.sealer is not None
+        try:
+            table.sealer.set_client_seeds(len(table.match.hands), seeds[0], seeds[1])
+            table.deal()
+        except SealError as exc:
+            self._forget(seated.info.id)
+            raise GinRummyError(sentence(str(exc))) from None
+        return self._advance_and_save(seated)
+
+    def _expire(self, info: MatchInfo, entry: _Entry, people: PeopleInfo) -> int | None:
+        """Apply the first passed deadline (see :func:`~.people.due`); the new version, or
+        ``None`` when none has passed."""
+        found = due(info, entry.table, people, self.now(), self.grace)
+        if found is None:
+            return None
+        at, winner, reason = found
+        version = self.store.end_match_early(
+            info.id, expected_version=info.version, winner=winner, reason=reason, at=at)
+        self._notify([(info.id, version)])
+        return version
+
+    def _end_early(self, seated: _Seated, winner: int | None, reason: str, at: float) -> None:
+        version = self.store.end_match_early(
+            seated.info.id, expected_version=seated.info.version, winner=winner, reason=reason,
+            at=at)
+        self._notify([(seated.info.id, version)])
+
+    def _notify(self, changed: Iterable[tuple[str, int]]) -> None:
+        for match_id, version in changed:
+            self.on_change(match_id, version)
 
     # Inside.
-
-    def _changed(self, match_id: str, version: int) -> None:
-        if self.on_change is not None:
-            self.on_change(match_id, version)
 
     def _lock(self, match_id: str) -> threading.Lock:
         """The lock that serializes requests on this match (striped: a fixed set of locks, so
@@ -291,30 +557,59 @@ class TableService:
         with self._guard:
             self._cache.pop(match_id, None)
 
-    def _load(self, player: PlayerInfo, match_id: str) -> tuple[MatchInfo, _Entry]:
+    def _load(self, player: PlayerInfo, match_id: str, *, touch: bool = False) -> _Seated:
+        """The match as the player reaches it (:class:`NotFound` unless they sit at it). At a
+        table for two people a passed deadline is applied first, and the request counts as
+        the person being here (``touch``: also for a request that changes nothing)."""
         info = self.store.get_match(player.id, match_id)
+        seat = HUMAN
         if info is None:
-            raise NotFound(match_id)
+            found = self.store.seated_match(player.id, match_id)
+            if found is None:
+                raise NotFound(match_id)
+            info, seat = found
+        people = self.store.people_of(match_id) if info.level == PERSON else None
+        entry = self._entry(info)
+        if entry.version != info.version:  # changed between the two reads: read again
+            return self._load(player, match_id, touch=touch)
+        if people is not None:
+            if self._expire(info, entry, people) is not None:
+                return self._load(player, match_id)
+            if touch and people.seats[1] is not None:
+                self.store.touch_people(match_id, seat, self.now())
+                people = replace(people, seen=_with(people.seen, seat, self.now()))
+        return _Seated(info, entry, seat, people)
+
+    def _entry(self, info: MatchInfo) -> _Entry:
+        """The cached table of the match at ``info.version``, replayed when needed."""
         with self._guard:
-            entry = self._cache.get(match_id)
+            entry = self._cache.get(info.id)
         if entry is None or entry.version != info.version:
-            version, text, seals = self.store.load_match(match_id)
+            version, text, seals = self.store.load_match(info.id)
             match = loads(text)
             sealer = load_seals(match, seals) if seals is not None else None
-            computer = self._computer(info.level, resuming=True)
-            entry = _Entry(version, _table(match, sealer, computer, info.deal_seed))
-            if version != info.version:  # changed between the two reads: read again
-                return self._load(player, match_id)
-            self._remember(match_id, entry)
-        return info, entry
+            if info.level == PERSON:
+                table = Table(match, [OnlinePerson()] * 2, sealer=sealer)
+            else:
+                computer = self._computer(info.level, resuming=True)
+                table = _table(match, sealer, computer, info.deal_seed)
+            entry = _Entry(version, table)
+            if version == info.version:
+                self._remember(info.id, entry)
+        return entry
 
     @staticmethod
-    def _check_open(info: MatchInfo, entry: _Entry, version: int | None) -> None:
+    def _check_open(seated: _Seated, version: int | None) -> None:
+        info, entry = seated.info, seated.entry
         if info.status == "abandoned":
             raise Conflict("This match was abandoned when a new one started.")
-        if entry.table.match.over:
+        if info.status == "cancelled":
+            raise Conflict("This table was closed before anyone joined it.")
+        if info.status == "over" or entry.table.match.over:
             raise Conflict("The match is over.")
-        if version is not None and version != entry.version:
+        if seated.people is not None and seated.people.seats[1] is None:
+            raise Conflict("Nobody has taken the other seat yet: send the invite.")
+        if version is not None and version != info.version:
             raise Conflict(
                 "The table changed since this move was chosen (another tab?); reload it."
             )
@@ -328,25 +623,25 @@ class TableService:
                 out.append(HandSummary.of(number, hand.result))
         return out
 
-    def _advance_and_save(self, info: MatchInfo, entry: _Entry) -> MatchState:
+    def _advance_and_save(self, seated: _Seated) -> MatchState:
         """Let the computer seats play, then save. From the person's move (or the deal) until
         the save succeeds the cached table is ahead of the database: on any failure it is
         dropped from the cache, so the next request replays the saved record."""
         try:
-            since = _advance(entry.table)
-            return self._save(info, entry, since)
+            since = _advance(seated.entry.table)
+            return self._save(seated, since)
         except BaseException:
-            self._forget(info.id)
+            self._forget(seated.info.id)
             raise
 
-    def _save(self, info: MatchInfo, entry: _Entry, since: tuple[int, int]) -> MatchState:
+    def _save(self, seated: _Seated, since: tuple[int, int]) -> MatchState:
+        info, entry, people = seated.info, seated.entry, seated.people
         match, sealer = entry.table.match, entry.table.sealer
         finished = self._finished(match, info.hands_played)
         status = "over" if match.over else "playing"
-        version = self.store.save_match(
-            info.id,
+        common = dict(
             expected_version=entry.version,
-            record=self._record(match, info.level, sealer),
+            record=self._record(match, info.level, sealer, people),
             status=status,
             hands_played=len(match.results),
             scores=match.score.totals,
@@ -354,11 +649,21 @@ class TableService:
             new_hands=finished,
             seals=dump_seals(sealer) if sealer is not None else None,
         )
+        if people is None:
+            version = self.store.save_match(info.id, **common)  # type: ignore[arg-type]
+        else:
+            now = self.now()
+            presence: dict[str, Any] = {f"seen{seated.seat}": now}
+            version = self.store.save_people_match(
+                info.id, **common, seeds={}, clock_started=now,  # type: ignore[arg-type]
+                **presence)
         entry.version = version
         self._remember(info.id, entry)
-        self._changed(info.id, version)
-        new_info = replace(info, version=version, status=status)
-        return self._state(new_info, entry, since)
+        self._notify([(info.id, version)])
+        new_info = replace(info, version=version, status=status,
+                           winner=match.score.winner if match.over else info.winner)
+        fresh = self.store.people_of(info.id) if people is not None else None
+        return self._state(replace(seated, info=new_info, people=fresh), since)
 
     def _computer(self, level: str, *, resuming: bool = False) -> Player:
         """The computer player of ``level``: one of ours, or the server's policy for
@@ -375,8 +680,10 @@ class TableService:
 
         return PolicyPlayer(self._policy)
 
-    def _players(self, level: str) -> tuple[str, str]:
+    def _players(self, level: str, people: PeopleInfo | None = None) -> tuple[str, str]:
         """The seat names written in a match's record."""
+        if people is not None:
+            return (people.names[0], people.names[1] or "Seat 1")
         if level == AGENT:
             return ("You", f"Computer (agent {self.agent})")
         return ("You", f"Computer ({level})")
@@ -386,47 +693,64 @@ class TableService:
             return {"level": level, "agent": self.agent}
         return {"level": level}
 
-    def _record(self, match: Match, level: str, sealer: DealSealer | None = None) -> str:
+    def _record(self, match: Match, level: str, sealer: DealSealer | None = None,
+                people: PeopleInfo | None = None) -> str:
         return dumps(
             match,
-            players=self._players(level),
+            players=self._players(level, people),
             meta=self._meta(level),
             hand_meta=sealer.hand_meta() if sealer is not None else None,
         )
 
-    def _state(
-        self, info: MatchInfo, entry: _Entry, since: tuple[int, int] | None
-    ) -> MatchState:
-        table = entry.table
+    def _state(self, seated: _Seated, since: tuple[int, int] | None) -> MatchState:
+        info, table, me, people = seated.info, seated.entry.table, seated.seat, seated.people
         match = table.match
-        meta = MatchMeta(sealed=sealed_out(table, HUMAN), situation=None, revisit=None)
-        view = match.view(HUMAN) if match.hands else None
+        meta = MatchMeta(sealed=sealed_out(table, me), situation=None, revisit=None)
+        view = match.view(me) if match.hands else None
         moves: list[PublicEvent] = []
         if view is not None and since is not None and since[0] == len(match.hands):
-            moves = [e for e in view.history[since[1]:] if e.seat == COMPUTER]
-        status: Literal["playing", "between_hands", "over", "abandoned"]
-        if info.status == "abandoned":
+            moves = [e for e in view.history[since[1]:] if e.seat != me]
+        status: Literal["waiting", "playing", "between_hands", "over", "abandoned"]
+        if info.status in ("abandoned", "cancelled"):
             status = "abandoned"
-        elif match.over:
+        elif info.status == "over" or match.over:
             status = "over"
+        elif people is not None and people.seats[1] is None:
+            status = "waiting"
         elif table.waiting_for_deal:
             status = "between_hands"
         else:
             status = "playing"
         hand = hand_out(view) if view is not None else None
+        names = ["You", "Computer"]
+        extra: dict[str, Any] = {}
+        if people is not None:
+            mine, theirs = people.names[me], people.names[1 - me]
+            names = [mine or "You", theirs or "(a free seat)"]
+            if hand is not None and not hand.your_turn and hand.phase != "over":
+                hand.prompt = f"{theirs} is playing."
+            extra = dict(
+                seat=me, opponent="person", invite=people.invite,
+                people=people_out(info, table, people, me, self.now(), self.grace),
+            )
         return MatchState(
             id=info.id,
             version=info.version,
             status=status,
             level=info.level,
-            names=["You", "Computer"],
+            names=names,
             rules=rules_out(match.rules),
             hand=hand,
-            score=score_out(match, HUMAN),
-            computer_moves=public_moves(moves, HUMAN),
+            score=score_out(match, me),
+            computer_moves=public_moves(moves, me),
             meta=meta,
             coach=None,
+            **extra,
         )
+
+
+def _with(pair: tuple[float, float], seat: int, value: float) -> tuple[float, float]:
+    return (value, pair[1]) if seat == 0 else (pair[0], value)
 
 
 def _table(match: Match, sealer: DealSealer | None, computer: Player, deal_seed: str) -> Table:
