@@ -4,7 +4,9 @@ process giving what the server's thread gives, and cached answers equal to fresh
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 from dataclasses import replace
 from typing import Any
 
@@ -16,7 +18,7 @@ from ginrummy.coach import decisions_of
 from ginrummy.store import Store
 from ginrummy.web import create_app
 from ginrummy.web.coach_service import _assess
-from ginrummy.web.limits import CoachPool, RateLimits, TooMany
+from ginrummy.web.limits import CoachPool, RateLimits, TooMany, _shared_executor
 
 from .helpers import choose
 from .test_api import advance, new_match, new_player
@@ -190,5 +192,22 @@ def test_the_coach_in_a_worker_process_answers_as_in_the_thread(store: Store) ->
         r = client.post(base, json={"move": "big gin"}, headers=auth)
         assert r.status_code == 400 and r.json()["detail"]
         app.state.coach.pool.close()
+    finally:
+        pool.close()
+
+
+def test_a_killed_coach_worker_is_replaced() -> None:
+    pool = CoachPool(processes=1)
+    try:
+        assert pool.run("player:1", len, "abc") == 3
+        executor = _shared_executor(1)
+        for process in list(executor._processes.values()):  # type: ignore[attr-defined]
+            os.kill(process.pid, signal.SIGKILL)
+            process.join(30)
+        # The request that finds the pool broken gets a 503 to retry; the next is answered.
+        with pytest.raises(TooMany) as refused:
+            pool.run("player:1", len, "abc")
+        assert refused.value.status_code == 503
+        assert pool.run("player:1", len, "abcd") == 4
     finally:
         pool.close()

@@ -27,6 +27,7 @@ from ginrummy.web import create_app
 from ginrummy.web.app import HSTS
 
 from .conftest import ROOT, STARTUP_SECONDS, free_port
+from .test_hardening import _LiveApp
 
 #: The source folder of the ginrummy under test, for the server subprocess.
 SRC = os.pathsep.join([str(Path(ginrummy.__file__).resolve().parents[1]),
@@ -115,3 +116,13 @@ def test_hsts_only_over_https(store: Store) -> None:
     # Behind a reverse proxy the scheme comes from X-Forwarded-Proto, which uvicorn trusts
     # only from the addresses in --forwarded-allow-ips (docs/web.md); in process, it is https.
     assert secure.headers["x-frame-options"] == "DENY"
+
+
+def test_behind_a_local_proxy_the_forwarded_scheme_is_believed(store: Store) -> None:
+    # uvicorn as serve runs it (proxy headers on, trusted from 127.0.0.1 by default): a proxy
+    # on this machine that terminated TLS says so in X-Forwarded-Proto, and HSTS follows.
+    with _LiveApp(create_app(store=store)) as live, \
+            httpx.Client(base_url=f"http://127.0.0.1:{live.port}", timeout=30) as client:
+        forwarded = client.get("/api/options", headers={"X-Forwarded-Proto": "https"})
+        assert forwarded.headers["strict-transport-security"] == HSTS
+        assert "strict-transport-security" not in client.get("/api/options").headers
