@@ -279,6 +279,25 @@ def _set_choices(a: int, b: int, c: int, d: int, t: int) -> Iterator[tuple[int, 
         yield ra, rb, rc, rd
 
 
+#: Set choices by the cards of the ranks a hand holds three or four times (``_choices``):
+#: filled as hands come up, and bounded by the deck (at most three such ranks in 11 cards).
+_CHOICES: dict[int, tuple[tuple[int, int, int, int], ...]] = {}
+
+
+def _choices(a: int, b: int, c: int, d: int, t: int) -> tuple[tuple[int, int, int, int], ...]:
+    """:func:`_set_choices` as the per-suit bits each choice *keeps* (``x & keep`` is what is
+    left for runs), the choice of no sets first; worked out once per pattern of the cards of
+    the ranks in ``t``, which is all the choices depend on."""
+    key = (a & t) | (b & t) << 13 | (c & t) << 26 | (d & t) << 39
+    got = _CHOICES.get(key)
+    if got is None:
+        got = _CHOICES[key] = tuple(
+            (8191 ^ ra, 8191 ^ rb, 8191 ^ rc, 8191 ^ rd)
+            for ra, rb, rc, rd in _set_choices(a, b, c, d, t)
+        )
+    return got
+
+
 def _sets_min(a: int, b: int, c: int, d: int, t: int) -> int:
     r = RUN_DEADWOOD
     if not (a & b & c & d):
@@ -293,8 +312,8 @@ def _sets_min(a: int, b: int, c: int, d: int, t: int) -> int:
             s = (s - 1) & t
         return best
     best = _NO_DROP
-    for ra, rb, rc, rd in _set_choices(a, b, c, d, t):
-        v = r[a & ~ra] + r[b & ~rb] + r[c & ~rc] + r[d & ~rd]
+    for ka, kb, kc, kd in _choices(a, b, c, d, t):
+        v = r[a & ka] + r[b & kb] + r[c & kc] + r[d & kd]
         if v < best:
             best = v
     return best
@@ -328,11 +347,11 @@ def best_discard_deadwood(mask: int) -> int:
     if not t:
         return r[a] + r[b] + r[c] + r[d] + min(bd[a], bd[b], bd[c], bd[d])
     best = _NO_DROP
-    for ra, rb, rc, rd in _set_choices(a, b, c, d, t):
-        xa = a & ~ra
-        xb = b & ~rb
-        xc = c & ~rc
-        xd = d & ~rd
+    for ka, kb, kc, kd in _choices(a, b, c, d, t):
+        xa = a & ka
+        xb = b & kb
+        xc = c & kc
+        xd = d & kd
         v = r[xa] + r[xb] + r[xc] + r[xd] + min(bd[xa], bd[xb], bd[xc], bd[xd])
         if v < best:
             best = v
@@ -344,12 +363,17 @@ def deadwood_after_discard(mask: int, card: int) -> int:
     return min_deadwood(mask & ~(1 << card))
 
 
-#: Per suit pattern, lazily: ``(rank, run deadwood of the pattern without that rank)``.
-_DROPS: list[tuple[tuple[int, int], ...] | None] = [None] * 8192
+#: ``_DROPS[suit << 13 | p]``, filled as patterns come up: ``(card, run deadwood of the
+#: pattern without that card)`` for every card of suit pattern ``p``, low card first.
+_DROPS: list[tuple[tuple[int, int], ...]] = [()] * (4 << 13)
 
 
-def _suit_drops(p: int) -> tuple[tuple[int, int], ...]:
-    return tuple((rank, RUN_DEADWOOD[p ^ 1 << rank]) for rank in range(13) if p >> rank & 1)
+def _suit_drops(suit: int, p: int) -> tuple[tuple[int, int], ...]:
+    listed = tuple(
+        (13 * suit + rank, RUN_DEADWOOD[p ^ 1 << rank]) for rank in range(13) if p >> rank & 1
+    )
+    _DROPS[suit << 13 | p] = listed
+    return listed
 
 
 def discard_deadwoods(mask: int) -> list[tuple[int, int]]:
@@ -359,42 +383,66 @@ def discard_deadwoods(mask: int) -> list[tuple[int, int]]:
     c = mask >> 26 & 8191
     d = mask >> 39
     t = (a & b & (c | d)) | (c & d & (a | b))
-    out: list[tuple[int, int]] = []
+    r = RUN_DEADWOOD
+    drops = _DROPS
+    la = drops[a] or _suit_drops(0, a)
+    lb = drops[8192 | b] or _suit_drops(1, b)
+    lc = drops[16384 | c] or _suit_drops(2, c)
+    ld = drops[24576 | d] or _suit_drops(3, d)
+    ra = r[a]
+    rb = r[b]
+    rc = r[c]
+    rd = r[d]
     if not t:
-        r = RUN_DEADWOOD
-        suits = (a, b, c, d)
-        total = r[a] + r[b] + r[c] + r[d]
-        for s in range(4):
-            p = suits[s]
-            base = total - r[p]
-            offset = s * 13
-            while p:
-                low = p & -p
-                out.append((offset + low.bit_length() - 1, base + r[suits[s] ^ low]))
-                p ^= low
+        total = ra + rb + rc + rd
+        base = total - ra
+        out = [(card, base + rest) for card, rest in la]
+        base = total - rb
+        out += [(card, base + rest) for card, rest in lb]
+        base = total - rc
+        out += [(card, base + rest) for card, rest in lc]
+        base = total - rd
+        out += [(card, base + rest) for card, rest in ld]
         return out
     # Possible sets: go through the set choices once. Discarding card c leaves, under a set
     # choice that does not use c, the run deadwood of the other cards; take the best choice.
-    r = RUN_DEADWOOD
-    drops = _DROPS
+    # The first choice (no sets) holds every card.
     best = [_NO_DROP] * 52
-    for ra, rb, rc, rd in _set_choices(a, b, c, d, t):
-        xs = (a & ~ra, b & ~rb, c & ~rc, d & ~rd)
-        total = r[xs[0]] + r[xs[1]] + r[xs[2]] + r[xs[3]]
-        for s in range(4):
-            p = xs[s]
-            if not p:
-                continue
-            listed = drops[p]
-            if listed is None:
-                listed = drops[p] = _suit_drops(p)
-            base = total - r[p]
-            offset = s * 13
-            for rank, rest in listed:
+    for ka, kb, kc, kd in _choices(a, b, c, d, t):
+        xa = a & ka
+        xb = b & kb
+        xc = c & kc
+        xd = d & kd
+        ya = r[xa]
+        yb = r[xb]
+        yc = r[xc]
+        yd = r[xd]
+        total = ya + yb + yc + yd
+        if xa:
+            base = total - ya
+            for card, rest in drops[xa] or _suit_drops(0, xa):
                 v = base + rest
-                if v < best[offset + rank]:
-                    best[offset + rank] = v
-    return [(card, v) for card, v in enumerate(best) if v != _NO_DROP]
+                if v < best[card]:
+                    best[card] = v
+        if xb:
+            base = total - yb
+            for card, rest in drops[8192 | xb] or _suit_drops(1, xb):
+                v = base + rest
+                if v < best[card]:
+                    best[card] = v
+        if xc:
+            base = total - yc
+            for card, rest in drops[16384 | xc] or _suit_drops(2, xc):
+                v = base + rest
+                if v < best[card]:
+                    best[card] = v
+        if xd:
+            base = total - yd
+            for card, rest in drops[24576 | xd] or _suit_drops(3, xd):
+                v = base + rest
+                if v < best[card]:
+                    best[card] = v
+    return [(card, best[card]) for listed in (la, lb, lc, ld) for card, _ in listed]
 
 
 # ---------------------------------------------------------------------------------------------
