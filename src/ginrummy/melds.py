@@ -43,6 +43,7 @@ __all__ = [
     "deadwood_after_discard",
     "discard_deadwoods",
     "best_discard_deadwood",
+    "best_discard",
     "best_arrangement",
     "all_arrangements",
     "Arrangement",
@@ -443,6 +444,123 @@ def discard_deadwoods(mask: int) -> list[tuple[int, int]]:
                 if v < best[card]:
                     best[card] = v
     return [(card, best[card]) for listed in (la, lb, lc, ld) for card, _ in listed]
+
+
+#: ``_LEAST_DROP[p]``, filled as patterns come up (0: not yet): the discard from suit pattern
+#: ``p`` that leaves the least run deadwood, the highest card among equals, then the lowest
+#: rank, coded as one int that orders the same way: ``rest << 10 | (15 - value) << 6 | rank``.
+_LEAST_DROP: list[int] = [0] * 8192
+#: The same when some cards of the pattern may not be discarded, by ``p << 13 | allowed``
+#: (filled as they come up; at most one entry per pattern and subset of it).
+_LEAST_DROP_KEPT: dict[int, int] = {}
+
+
+def _least_drop(p: int, allowed: int) -> int:
+    """The coded best discard among the cards ``allowed`` of suit pattern ``p`` (see
+    ``_LEAST_DROP``; ``_NO_DROP << 10`` when none is allowed)."""
+    best = _NO_DROP << 10
+    q = allowed
+    while q:
+        low = q & -q
+        q ^= low
+        rank = low.bit_length() - 1
+        code = RUN_DEADWOOD[p ^ low] << 10 | (15 - _RANK_VALUE[rank]) << 6 | rank
+        if code < best:
+            best = code
+    if allowed == p:
+        _LEAST_DROP[p] = best
+    else:
+        _LEAST_DROP_KEPT[p << 13 | allowed] = best
+    return best
+
+
+def best_discard(mask: int, keep: int = 0) -> tuple[int, int]:
+    """``(card, least deadwood after discarding it)`` for the best discard of ``mask``: the
+    least deadwood left, then the highest card, then the lowest index; never a card of
+    ``keep``. ``(-1, a large number)`` when every card is kept.
+
+    The same card as the least of :func:`discard_deadwoods` by that order, found without
+    listing every card: for each set choice, each suit's best discard is one lookup.
+
+    >>> from ginrummy.cards import CARD_TEXT, to_mask
+    >>> card, left = best_discard(to_mask("7c 7d 7h 8h 9h Ks Qs 2c 3c 4c 5d"))
+    >>> CARD_TEXT[card], left
+    ('Ks', 15)
+    """
+    a = mask & 8191
+    b = mask >> 13 & 8191
+    c = mask >> 26 & 8191
+    d = mask >> 39
+    t = (a & b & (c | d)) | (c & d & (a | b))
+    r = RUN_DEADWOOD
+    least = _LEAST_DROP
+    kept = _LEAST_DROP_KEPT
+    best = _NO_DROP << 11
+    choices = _choices(a, b, c, d, t) if t else ((8191, 8191, 8191, 8191),)
+    if keep:
+        ka_ = ~keep & 8191
+        kb_ = ~keep >> 13 & 8191
+        kc_ = ~keep >> 26 & 8191
+        kd_ = ~keep >> 39 & 8191
+    for ka, kb, kc, kd in choices:
+        xa = a & ka
+        xb = b & kb
+        xc = c & kc
+        xd = d & kd
+        ya = r[xa]
+        yb = r[xb]
+        yc = r[xc]
+        yd = r[xd]
+        total = ya + yb + yc + yd
+        if keep:
+            if xa:
+                allowed = xa & ka_
+                code = (least[xa] or _least_drop(xa, xa)) if allowed == xa else (
+                    kept.get(xa << 13 | allowed) or _least_drop(xa, allowed))
+                v = (total - ya << 10) + code
+                if v < best:
+                    best = v
+            if xb:
+                allowed = xb & kb_
+                code = (least[xb] or _least_drop(xb, xb)) if allowed == xb else (
+                    kept.get(xb << 13 | allowed) or _least_drop(xb, allowed))
+                v = (total - yb << 10) + code + 13
+                if v < best:
+                    best = v
+            if xc:
+                allowed = xc & kc_
+                code = (least[xc] or _least_drop(xc, xc)) if allowed == xc else (
+                    kept.get(xc << 13 | allowed) or _least_drop(xc, allowed))
+                v = (total - yc << 10) + code + 26
+                if v < best:
+                    best = v
+            if xd:
+                allowed = xd & kd_
+                code = (least[xd] or _least_drop(xd, xd)) if allowed == xd else (
+                    kept.get(xd << 13 | allowed) or _least_drop(xd, allowed))
+                v = (total - yd << 10) + code + 39
+                if v < best:
+                    best = v
+            continue
+        if xa:
+            v = (total - ya << 10) + (least[xa] or _least_drop(xa, xa))
+            if v < best:
+                best = v
+        if xb:
+            v = (total - yb << 10) + (least[xb] or _least_drop(xb, xb)) + 13
+            if v < best:
+                best = v
+        if xc:
+            v = (total - yc << 10) + (least[xc] or _least_drop(xc, xc)) + 26
+            if v < best:
+                best = v
+        if xd:
+            v = (total - yd << 10) + (least[xd] or _least_drop(xd, xd)) + 39
+            if v < best:
+                best = v
+    if best >= _NO_DROP << 10:
+        return -1, _NO_DROP
+    return best & 63, best >> 10
 
 
 # ---------------------------------------------------------------------------------------------

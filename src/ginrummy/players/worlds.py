@@ -17,7 +17,7 @@ import random
 
 from ..cards import CARD_VALUE
 from ..hand import Hand
-from ..melds import discard_deadwoods, melds_with, min_deadwood
+from ..melds import best_discard, discard_deadwoods, melds_with, min_deadwood
 from ..view import PlayerView
 from .knowledge import OpponentModel, opponent_turns
 
@@ -78,10 +78,10 @@ def develop_hand(hand: int, known: int, pool: list[int], extra: int, rng: random
     a ``known`` card); a card thrown out returns to ``pool``.
 
     A card that melds with nothing in the hand is always deadwood, so discarding ``x`` instead
-    leaves ``least deadwood of (hand - x)`` plus its value: the ten-card discard deadwoods are
-    computed once and reused until the hand changes, and since the card's value is added to
-    all of them alike, so is the best of them. The answers are those of the plain loop in
-    :func:`develop_reference`, which a test compares it with.
+    leaves ``least deadwood of (hand - x)`` plus its value, the same for every ``x``: the best
+    ten-card discard (:func:`~ginrummy.melds.best_discard`) is found once and reused until the
+    hand changes. The answers are those of the plain loop in :func:`develop_reference`, which
+    a test compares it with.
     """
     # The best of the ten-card discards (card, deadwood, value), or -1 for none yet worked
     # out for this hand (-2: every card of the hand is known).
@@ -90,26 +90,15 @@ def develop_hand(hand: int, known: int, pool: list[int], extra: int, rng: random
     for _ in range(extra):
         card = pool.pop(rng.randrange(len(pool)))
         if melds_with(hand, card):
-            worst = -1
-            worst_dw = 1 << 20
-            worst_value = -1
-            for x, dw in discard_deadwoods(hand | 1 << card):
-                # least deadwood, then highest value, then lowest index
-                if (dw < worst_dw or (dw == worst_dw and CARD_VALUE[x] > worst_value)) and not (
-                    known >> x & 1
-                ):
-                    worst, worst_dw, worst_value = x, dw, CARD_VALUE[x]
+            worst = best_discard(hand | 1 << card, known)[0]
         else:
             if ten_card == -1:
                 ten_least = min_deadwood(hand)
-                ten_card = -2
-                ten_dw = 1 << 20
-                ten_value = -1
-                for x, dw in discard_deadwoods(hand):
-                    if (dw < ten_dw or (dw == ten_dw and CARD_VALUE[x] > ten_value)) and not (
-                        known >> x & 1
-                    ):
-                        ten_card, ten_dw, ten_value = x, dw, CARD_VALUE[x]
+                ten_card, ten_dw = best_discard(hand, known)
+                if ten_card < 0:
+                    ten_card = -2
+                else:
+                    ten_value = CARD_VALUE[ten_card]
             value = CARD_VALUE[card]
             worst = card
             if ten_card >= 0:
