@@ -13,6 +13,7 @@ from ginrummy.melds import (
     best_discard,
     best_discard_deadwood,
     discard_deadwoods,
+    draw_deadwoods,
     min_deadwood,
 )
 from ginrummy.players.knowledge import draw_outlook
@@ -77,3 +78,14 @@ def test_draw_outlook_is_the_plain_sum() -> None:
         for card, weight in stock:
             plain += weight * best_discard_deadwood(mask | 1 << card)
         assert draw_outlook(mask, stock) == plain
+
+
+def test_draw_deadwoods_for_any_card() -> None:
+    # Cards already in the hand included: each answer is the plain one.
+    rng = random.Random(17)
+    for _ in range(2000):
+        mask = sum(1 << c for c in random_hand(rng, rng.randrange(0, 11)))
+        cards = rng.sample(range(52), 20)
+        assert draw_deadwoods(mask, cards) == [
+            best_discard_deadwood(mask | 1 << c) for c in cards
+        ]

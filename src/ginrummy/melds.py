@@ -44,6 +44,7 @@ __all__ = [
     "discard_deadwoods",
     "best_discard_deadwood",
     "best_discard",
+    "draw_deadwoods",
     "best_arrangement",
     "all_arrangements",
     "Arrangement",
@@ -357,6 +358,76 @@ def best_discard_deadwood(mask: int) -> int:
         if v < best:
             best = v
     return best
+
+
+def draw_deadwoods(mask: int, cards: Iterable[int]) -> list[int]:
+    """``best_discard_deadwood(mask | 1 << card)`` for each of ``cards``, in order: the
+    deadwood after drawing each card and discarding the best one.
+
+    A drawn card whose rank the hand holds at most once changes no set choice, only its own
+    suit's pattern: per set choice the other suits' run deadwood and best drop are worked out
+    once, and each card costs a few lookups. Cards whose rank the hand holds twice or more
+    (and cards already held) take the plain way.
+    """
+    a = mask & 8191
+    b = mask >> 13 & 8191
+    c = mask >> 26 & 8191
+    d = mask >> 39
+    t = (a & b & (c | d)) | (c & d & (a | b))
+    # Ranks held twice or more (a card already held takes the plain way too).
+    pairs = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
+    r = RUN_DEADWOOD
+    bd = BEST_DROP
+    suit_of = _SUIT_OF
+    rank_bit = _RANK_BIT
+    per_choice = []
+    for ka, kb, kc, kd in _choices(a, b, c, d, t) if t else ((8191, 8191, 8191, 8191),):
+        xa = a & ka
+        xb = b & kb
+        xc = c & kc
+        xd = d & kd
+        total = r[xa] + r[xb] + r[xc] + r[xd]
+        per_choice.append((
+            (xa, xb, xc, xd),
+            (total - r[xa], total - r[xb], total - r[xc], total - r[xd]),
+            (min(bd[xb], bd[xc], bd[xd]), min(bd[xa], bd[xc], bd[xd]),
+             min(bd[xa], bd[xb], bd[xd]), min(bd[xa], bd[xb], bd[xc])),
+        ))
+    out = []
+    if len(per_choice) == 1:
+        xs, base, others = per_choice[0]
+        for card in cards:
+            s = suit_of[card]
+            bit = rank_bit[card]
+            if pairs & bit or mask >> card & 1:
+                out.append(best_discard_deadwood(mask | 1 << card))
+                continue
+            p = xs[s] | bit
+            drop = bd[p]
+            other = others[s]
+            out.append(base[s] + r[p] + (drop if drop < other else other))
+        return out
+    for card in cards:
+        s = suit_of[card]
+        bit = rank_bit[card]
+        if pairs & bit or mask >> card & 1:
+            out.append(best_discard_deadwood(mask | 1 << card))
+            continue
+        best = _NO_DROP
+        for xs, base, others in per_choice:
+            p = xs[s] | bit
+            drop = bd[p]
+            other = others[s]
+            v = base[s] + r[p] + (drop if drop < other else other)
+            if v < best:
+                best = v
+        out.append(best)
+    return out
+
+
+#: A card's suit (0 to 3) and its bit within the suit's 13-bit pattern.
+_SUIT_OF: tuple[int, ...] = tuple(card // 13 for card in range(52))
+_RANK_BIT: tuple[int, ...] = tuple(1 << card % 13 for card in range(52))
 
 
 def deadwood_after_discard(mask: int, card: int) -> int:

@@ -26,9 +26,7 @@ from dataclasses import dataclass
 
 from ..cards import CARD_VALUE
 from ..melds import (
-    BEST_DROP,
-    RUN_DEADWOOD,
-    best_discard_deadwood,
+    draw_deadwoods,
     layoff_lines,
     meld_neighbours,
     melds_with,
@@ -223,44 +221,9 @@ def _fill(weights: list[float], cards: list[int], count: int) -> list[float]:
 def draw_outlook(hand_mask: int, stock: Sequence[tuple[int, float]]) -> float:
     """Expected least deadwood after drawing one card from ``stock`` (``(card, probability)``
     pairs) and discarding the best card: low when many unseen cards would help the hand."""
-    a = hand_mask & 8191
-    b = hand_mask >> 13 & 8191
-    c = hand_mask >> 26 & 8191
-    d = hand_mask >> 39
     total = 0.0
-    if (a & b & (c | d)) | (c & d & (a | b)):
-        # A rank held three times already: the plain way.
-        for card, weight in stock:
-            total += weight * best_discard_deadwood(hand_mask | 1 << card)
-        return total
-    # No rank held three times, so a drawn card makes a set possible only when its rank is
-    # held twice (then the plain way); otherwise only its own suit's runs change, and
-    # best_discard_deadwood is the run deadwood of the four suits plus the best drop.
-    pairs = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
-    r = RUN_DEADWOOD
-    bd = BEST_DROP
-    suits = (a, b, c, d)
-    run_total = r[a] + r[b] + r[c] + r[d]
-    base = (run_total - r[a], run_total - r[b], run_total - r[c], run_total - r[d])
-    others = (
-        min(bd[b], bd[c], bd[d]),
-        min(bd[a], bd[c], bd[d]),
-        min(bd[a], bd[b], bd[d]),
-        min(bd[a], bd[b], bd[c]),
-    )
-    for card, weight in stock:
-        s = _SUIT_OF[card]
-        rank_bit = _RANK_BIT[card]
-        if pairs & rank_bit:
-            total += weight * best_discard_deadwood(hand_mask | 1 << card)
-            continue
-        p = suits[s] | rank_bit
-        drop = bd[p]
-        other = others[s]
-        total += weight * (base[s] + r[p] + (drop if drop < other else other))
+    for (_, weight), deadwood in zip(
+        stock, draw_deadwoods(hand_mask, [card for card, _ in stock]), strict=True
+    ):
+        total += weight * deadwood
     return total
-
-
-#: A card's suit (0 to 3) and its bit within the suit's 13-bit pattern.
-_SUIT_OF: tuple[int, ...] = tuple(card // 13 for card in range(52))
-_RANK_BIT: tuple[int, ...] = tuple(1 << card % 13 for card in range(52))
