@@ -698,6 +698,9 @@ class Arrangement:
         return f"<Arrangement {self}>"
 
 
+_new_arrangement = object.__new__
+
+
 def _meld_sort_key(m: int) -> tuple[int, int, int]:
     low = (m & -m).bit_length() - 1
     return (1 if is_run(m) else 0, low % 13, low // 13)
@@ -791,16 +794,6 @@ def _run_parts(suit: int, p: int) -> tuple[tuple[int, ...], ...]:
     return parts
 
 
-def _suits_and_triples(mask: int) -> tuple[int, int, int, int, int]:
-    """The four suits' 13-bit patterns of ``mask`` and the ranks held three or four times
-    (the hot solvers above compute the same inline)."""
-    a = mask & 8191
-    b = mask >> 13 & 8191
-    c = mask >> 26 & 8191
-    d = mask >> 39
-    return a, b, c, d, (a & b & (c | d)) | (c & d & (a | b))
-
-
 def best_arrangement(mask: int) -> Arrangement:
     """One minimum-deadwood arrangement of ``mask`` (the first of :func:`all_arrangements`).
 
@@ -808,13 +801,22 @@ def best_arrangement(mask: int) -> Arrangement:
     order: sets by rank, then runs by lowest rank and suit), found without building or
     sorting the others; when no rank is held three times and each suit splits into runs one
     way only (most hands) it is the only one."""
-    a, b, c, d, t = _suits_and_triples(mask)
+    a = mask & 8191
+    b = mask >> 13 & 8191
+    c = mask >> 26 & 8191
+    d = mask >> 39
+    t = (a & b & (c | d)) | (c & d & (a | b))
     r = RUN_DEADWOOD
     parts = _RUN_PARTS
     if not t:
         least = r[a] + r[b] + r[c] + r[d]
-        if least == mask_value(mask):  # no run anywhere: nothing melds
-            return Arrangement._made((), mask, least)
+        sv = SUIT_VALUE
+        if least == sv[a] + sv[b] + sv[c] + sv[d]:  # no run anywhere: nothing melds
+            out = _new_arrangement(Arrangement)
+            out.meld_masks = ()
+            out.deadwood_mask = mask
+            out.deadwood = least
+            return out
         pa = parts[a] or _run_parts(0, a)
         pb = parts[8192 | b] or _run_parts(1, b)
         pc = parts[16384 | c] or _run_parts(2, c)
@@ -827,7 +829,11 @@ def best_arrangement(mask: int) -> Arrangement:
                 covered |= m
             if len(runs) > 1:
                 runs = tuple(sorted(runs, key=_MELD_ORDER.__getitem__))
-            return Arrangement._made(runs, mask & ~covered, least)
+            out = _new_arrangement(Arrangement)
+            out.meld_masks = runs
+            out.deadwood_mask = mask & ~covered
+            out.deadwood = least
+            return out
         choices: Iterable[tuple[int, int, int, int]] = ((0, 0, 0, 0),)
         rank_masks: list[int] = []
     elif not (a & b & c & d):
@@ -845,6 +851,37 @@ def best_arrangement(mask: int) -> Arrangement:
             elif v == least:
                 hits.append(s)
             s = (s - 1) & t
+        if len(hits) == 1:
+            # One set choice reaches the least deadwood (most such hands): when each suit's
+            # rest splits into runs one way only, that is the one arrangement.
+            s = hits[0]
+            n = ~s
+            xa = a & n
+            xb = b & n
+            xc = c & n
+            xd = d & n
+            pa = parts[xa] or _run_parts(0, xa)
+            pb = parts[8192 | xb] or _run_parts(1, xb)
+            pc = parts[16384 | xc] or _run_parts(2, xc)
+            pd = parts[24576 | xd] or _run_parts(3, xd)
+            if len(pa) == 1 and len(pb) == 1 and len(pc) == 1 and len(pd) == 1:
+                runs = pa[0] + pb[0] + pc[0] + pd[0]
+                if len(runs) > 1:
+                    runs = tuple(sorted(runs, key=_MELD_ORDER.__getitem__))
+                sets = []
+                while s:  # sets first, by rank
+                    low = s & -s
+                    s ^= low
+                    sets.append(mask & RANK_MASK[low.bit_length() - 1])
+                melds = (*sets, *runs) if sets else runs
+                covered = 0
+                for m in melds:
+                    covered |= m
+                out = _new_arrangement(Arrangement)
+                out.meld_masks = melds
+                out.deadwood_mask = mask & ~covered
+                out.deadwood = least
+                return out
         choices = [(a & s, b & s, c & s, d & s) for s in hits]
         rank_masks = []
         while t:
