@@ -868,12 +868,12 @@ def best_arrangement(mask: int) -> Arrangement:
                 runs = pa[0] + pb[0] + pc[0] + pd[0]
                 if len(runs) > 1:
                     runs = tuple(sorted(runs, key=_MELD_ORDER.__getitem__))
-                sets = []
+                set_melds: list[int] = []
                 while s:  # sets first, by rank
                     low = s & -s
                     s ^= low
-                    sets.append(mask & RANK_MASK[low.bit_length() - 1])
-                melds = (*sets, *runs) if sets else runs
+                    set_melds.append(mask & RANK_MASK[low.bit_length() - 1])
+                melds = (*set_melds, *runs) if set_melds else runs
                 covered = 0
                 for m in melds:
                     covered |= m
