@@ -567,22 +567,37 @@ def best_discard(mask: int, keep: int = 0) -> tuple[int, int]:
     least = _LEAST_DROP
     kept = _LEAST_DROP_KEPT
     best = _NO_DROP << 11
-    choices = _choices(a, b, c, d, t) if t else ((8191, 8191, 8191, 8191),)
+    rows: list[tuple[int, int, int, int, int, int, int, int, int]]
+    if t:
+        # Each set choice with its run deadwood, least first: a discard takes at most 10
+        # points off a choice's deadwood, so once a choice's is more than 10 above the best
+        # discard found, it and every later one can be skipped.
+        rows = []
+        for ka, kb, kc, kd in _choices(a, b, c, d, t):
+            xa = a & ka
+            xb = b & kb
+            xc = c & kc
+            xd = d & kd
+            ya = r[xa]
+            yb = r[xb]
+            yc = r[xc]
+            yd = r[xd]
+            rows.append((ya + yb + yc + yd, xa, xb, xc, xd, ya, yb, yc, yd))
+        rows.sort()
+    else:
+        ya = r[a]
+        yb = r[b]
+        yc = r[c]
+        yd = r[d]
+        rows = [(ya + yb + yc + yd, a, b, c, d, ya, yb, yc, yd)]
     if keep:
         ka_ = ~keep & 8191
         kb_ = ~keep >> 13 & 8191
         kc_ = ~keep >> 26 & 8191
         kd_ = ~keep >> 39 & 8191
-    for ka, kb, kc, kd in choices:
-        xa = a & ka
-        xb = b & kb
-        xc = c & kc
-        xd = d & kd
-        ya = r[xa]
-        yb = r[xb]
-        yc = r[xc]
-        yd = r[xd]
-        total = ya + yb + yc + yd
+    for total, xa, xb, xc, xd, ya, yb, yc, yd in rows:
+        if total - 10 > best >> 10:
+            break
         if keep:
             if xa:
                 allowed = xa & ka_
