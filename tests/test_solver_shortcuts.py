@@ -12,8 +12,10 @@ from ginrummy.melds import (
     all_arrangements,
     best_discard,
     best_discard_deadwood,
+    best_layoffs,
     discard_deadwoods,
     draw_deadwoods,
+    layoff_deadwood,
     min_deadwood,
 )
 from ginrummy.players.knowledge import draw_outlook
@@ -89,3 +91,21 @@ def test_draw_deadwoods_for_any_card() -> None:
         assert draw_deadwoods(mask, cards) == [
             best_discard_deadwood(mask | 1 << c) for c in cards
         ]
+
+
+def test_layoff_deadwood_is_that_of_best_layoffs() -> None:
+    rng = random.Random(18)
+    checked = 0
+    for _ in range(3000):
+        cards = rng.sample(range(52), 20)
+        knocker = sum(1 << c for c in cards[:10])
+        defender = sum(1 << c for c in cards[10:])
+        arrangements = all_arrangements(knocker)
+        if not arrangements[0].meld_masks:
+            continue
+        for arrangement in arrangements[:3]:
+            melds = arrangement.meld_masks
+            assert layoff_deadwood(melds, defender) == best_layoffs(melds, defender)[0]
+            assert layoff_deadwood(iter(melds), defender) == best_layoffs(melds, defender)[0]
+        checked += 1
+    assert checked > 500  # enough knocker hands with melds to lay off on

@@ -54,6 +54,7 @@ __all__ = [
     "declared_arrangement",
     "layoff_candidates",
     "best_layoffs",
+    "layoff_deadwood",
     "layoff_spots",
     "layoff_lines",
     "mask_value",
@@ -1049,6 +1050,16 @@ def best_layoffs(melds: Iterable[int], defender: int) -> tuple[int, int, Arrange
     assert best is not None
     dw, option = best
     return dw, option, best_arrangement(defender & ~option)
+
+
+def layoff_deadwood(melds: Iterable[int], defender: int) -> int:
+    """The defender's least deadwood after laying off on ``melds``: the deadwood of
+    :func:`best_layoffs`, without working out the arrangement (for estimates that only need
+    the points). When no defender card lies next to a meld there is nothing to lay off."""
+    meld_masks = tuple(melds)
+    if not layoff_spots(meld_masks, 0) & defender:
+        return min_deadwood(defender)
+    return min(min_deadwood(defender & ~o) for o in _layoff_options(meld_masks, defender))
 
 
 def layoff_spots(melds: Iterable[int], held: int) -> int:

@@ -87,8 +87,10 @@ def develop_hand(hand: int, known: int, pool: list[int], extra: int, rng: random
     # out for this hand (-2: every card of the hand is known).
     ten_card = -1
     ten_dw = ten_value = ten_least = 0
+    randrange = rng.randrange
+    take = pool.pop
     for _ in range(extra):
-        card = pool.pop(rng.randrange(len(pool)))
+        card = take(randrange(len(pool)))
         if melds_with(hand, card):
             worst = best_discard(hand | 1 << card, known)[0]
         else:
