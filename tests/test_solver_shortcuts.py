@@ -17,6 +17,7 @@ from ginrummy.melds import (
     draw_deadwoods,
     layoff_deadwood,
     min_deadwood,
+    only_arrangement,
 )
 from ginrummy.players.knowledge import draw_outlook
 
@@ -109,3 +110,15 @@ def test_layoff_deadwood_is_that_of_best_layoffs() -> None:
             assert layoff_deadwood(iter(melds), defender) == best_layoffs(melds, defender)[0]
         checked += 1
     assert checked > 500  # enough knocker hands with melds to lay off on
+
+
+def test_only_arrangement_is_the_only_one() -> None:
+    rng = random.Random(19)
+    found = 0
+    for _ in range(4000):
+        mask = sum(1 << c for c in random_hand(rng, rng.choice([10, 11])))
+        only = only_arrangement(mask)
+        if only is not None:
+            found += 1
+            assert all_arrangements(mask) == [only]
+    assert found > 1000

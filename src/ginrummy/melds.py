@@ -47,6 +47,7 @@ __all__ = [
     "draw_deadwoods",
     "best_arrangement",
     "all_arrangements",
+    "only_arrangement",
     "Arrangement",
     "is_meld",
     "is_run",
@@ -945,6 +946,27 @@ def best_arrangement(mask: int) -> Arrangement:
     for m in best[1]:
         covered |= m
     return Arrangement._made(best[1], mask & ~covered, least)
+
+
+def only_arrangement(mask: int) -> Arrangement | None:
+    """The minimum-deadwood arrangement of ``mask`` when it is certainly the only one (no rank
+    held three times, and each suit splits into runs one way only: most hands); ``None``
+    when there may be others (then ask :func:`all_arrangements`)."""
+    a = mask & 8191
+    b = mask >> 13 & 8191
+    c = mask >> 26 & 8191
+    d = mask >> 39
+    if (a & b & (c | d)) | (c & d & (a | b)):
+        return None
+    parts = _RUN_PARTS
+    if (
+        len(parts[a] or _run_parts(0, a)) == 1
+        and len(parts[8192 | b] or _run_parts(1, b)) == 1
+        and len(parts[16384 | c] or _run_parts(2, c)) == 1
+        and len(parts[24576 | d] or _run_parts(3, d)) == 1
+    ):
+        return best_arrangement(mask)
+    return None
 
 
 def declared_arrangement(mask: int, melds: Iterable[int]) -> Arrangement:
