@@ -811,6 +811,60 @@ def _run_parts(suit: int, p: int) -> tuple[tuple[int, ...], ...]:
     return parts
 
 
+def _three_card_hits(a: int, b: int, c: int, d: int, t: int) -> tuple[int, list[int]]:
+    """For a hand whose ranks in ``t`` are each held exactly three times: the least deadwood
+    and the set choices (as masks of the ranks played as sets) that reach it."""
+    r = RUN_DEADWOOD
+    least = r[a] + r[b] + r[c] + r[d]
+    hits = [0]
+    s = t
+    while s:
+        n = ~s
+        v = r[a & n] + r[b & n] + r[c & n] + r[d & n]
+        if v < least:
+            least = v
+            hits = [s]
+        elif v == least:
+            hits.append(s)
+        s = (s - 1) & t
+    return least, hits
+
+
+def _one_choice_arrangement(mask: int, s: int, least: int) -> Arrangement | None:
+    """The arrangement of ``mask`` with the ranks in ``s`` (each held three times) as sets,
+    when that set choice alone reaches the ``least`` deadwood and each suit's rest splits
+    into runs one way only (then it is the only minimum arrangement); ``None`` otherwise."""
+    n = ~s
+    xa = mask & n & 8191
+    xb = mask >> 13 & n & 8191
+    xc = mask >> 26 & n & 8191
+    xd = mask >> 39 & n
+    parts = _RUN_PARTS
+    pa = parts[xa] or _run_parts(0, xa)
+    pb = parts[8192 | xb] or _run_parts(1, xb)
+    pc = parts[16384 | xc] or _run_parts(2, xc)
+    pd = parts[24576 | xd] or _run_parts(3, xd)
+    if len(pa) != 1 or len(pb) != 1 or len(pc) != 1 or len(pd) != 1:
+        return None
+    runs = pa[0] + pb[0] + pc[0] + pd[0]
+    if len(runs) > 1:
+        runs = tuple(sorted(runs, key=_MELD_ORDER.__getitem__))
+    set_melds: list[int] = []
+    while s:  # sets first, by rank
+        low = s & -s
+        s ^= low
+        set_melds.append(mask & RANK_MASK[low.bit_length() - 1])
+    melds = (*set_melds, *runs) if set_melds else runs
+    covered = 0
+    for m in melds:
+        covered |= m
+    out = _new_arrangement(Arrangement)
+    out.meld_masks = melds
+    out.deadwood_mask = mask & ~covered
+    out.deadwood = least
+    return out
+
+
 def best_arrangement(mask: int) -> Arrangement:
     """One minimum-deadwood arrangement of ``mask`` (the first of :func:`all_arrangements`).
 
@@ -856,49 +910,12 @@ def best_arrangement(mask: int) -> Arrangement:
     elif not (a & b & c & d):
         # Only three-card ranks: each is a set or not (as in _sets_min); keep the choices
         # that reach the least deadwood.
-        least = r[a] + r[b] + r[c] + r[d]
-        hits = [0]
-        s = t
-        while s:
-            n = ~s
-            v = r[a & n] + r[b & n] + r[c & n] + r[d & n]
-            if v < least:
-                least = v
-                hits = [s]
-            elif v == least:
-                hits.append(s)
-            s = (s - 1) & t
+        least, hits = _three_card_hits(a, b, c, d, t)
         if len(hits) == 1:
-            # One set choice reaches the least deadwood (most such hands): when each suit's
-            # rest splits into runs one way only, that is the one arrangement.
-            s = hits[0]
-            n = ~s
-            xa = a & n
-            xb = b & n
-            xc = c & n
-            xd = d & n
-            pa = parts[xa] or _run_parts(0, xa)
-            pb = parts[8192 | xb] or _run_parts(1, xb)
-            pc = parts[16384 | xc] or _run_parts(2, xc)
-            pd = parts[24576 | xd] or _run_parts(3, xd)
-            if len(pa) == 1 and len(pb) == 1 and len(pc) == 1 and len(pd) == 1:
-                runs = pa[0] + pb[0] + pc[0] + pd[0]
-                if len(runs) > 1:
-                    runs = tuple(sorted(runs, key=_MELD_ORDER.__getitem__))
-                set_melds: list[int] = []
-                while s:  # sets first, by rank
-                    low = s & -s
-                    s ^= low
-                    set_melds.append(mask & RANK_MASK[low.bit_length() - 1])
-                melds = (*set_melds, *runs) if set_melds else runs
-                covered = 0
-                for m in melds:
-                    covered |= m
-                out = _new_arrangement(Arrangement)
-                out.meld_masks = melds
-                out.deadwood_mask = mask & ~covered
-                out.deadwood = least
-                return out
+            # One set choice reaches the least deadwood (most such hands).
+            only = _one_choice_arrangement(mask, hits[0], least)
+            if only is not None:
+                return only
         choices = [(a & s, b & s, c & s, d & s) for s in hits]
         rank_masks = []
         while t:
@@ -950,23 +967,21 @@ def best_arrangement(mask: int) -> Arrangement:
 
 def only_arrangement(mask: int) -> Arrangement | None:
     """The minimum-deadwood arrangement of ``mask`` when it is certainly the only one (no rank
-    held three times, and each suit splits into runs one way only: most hands); ``None``
-    when there may be others (then ask :func:`all_arrangements`)."""
+    held four times, one choice of sets reaching the least deadwood, and each suit's rest
+    splitting into runs one way only: most hands); ``None`` when there may be others (then
+    ask :func:`all_arrangements`)."""
     a = mask & 8191
     b = mask >> 13 & 8191
     c = mask >> 26 & 8191
     d = mask >> 39
-    if (a & b & (c | d)) | (c & d & (a | b)):
+    t = (a & b & (c | d)) | (c & d & (a | b))
+    if not t:
+        r = RUN_DEADWOOD
+        return _one_choice_arrangement(mask, 0, r[a] + r[b] + r[c] + r[d])
+    if a & b & c & d:
         return None
-    parts = _RUN_PARTS
-    if (
-        len(parts[a] or _run_parts(0, a)) == 1
-        and len(parts[8192 | b] or _run_parts(1, b)) == 1
-        and len(parts[16384 | c] or _run_parts(2, c)) == 1
-        and len(parts[24576 | d] or _run_parts(3, d)) == 1
-    ):
-        return best_arrangement(mask)
-    return None
+    least, hits = _three_card_hits(a, b, c, d, t)
+    return _one_choice_arrangement(mask, hits[0], least) if len(hits) == 1 else None
 
 
 def declared_arrangement(mask: int, melds: Iterable[int]) -> Arrangement:
