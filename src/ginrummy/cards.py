@@ -346,7 +346,9 @@ class CardSet:
     @classmethod
     def from_mask(cls, mask: int) -> CardSet:
         """A set from a mask of card bits."""
-        if isinstance(mask, bool) or not isinstance(mask, int) or mask < 0 or mask > FULL_DECK:
+        if not (mask.__class__ is int and 0 <= mask <= FULL_DECK) and (
+            isinstance(mask, bool) or not isinstance(mask, int) or mask < 0 or mask > FULL_DECK
+        ):
             raise InvalidCardError(f"{mask!r} is not a 52-bit card mask")
         out = cls.__new__(cls)
         out.mask = mask
