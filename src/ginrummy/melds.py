@@ -555,10 +555,13 @@ def best_discard(mask: int, keep: int = 0) -> tuple[int, int]:
     The same card as the least of :func:`discard_deadwoods` by that order, found without
     listing every card: for each set choice, each suit's best discard is one lookup.
 
+    Here the queen and the king of spades leave the same deadwood and count the same; the
+    queen has the lower index:
+
     >>> from ginrummy.cards import CARD_TEXT, to_mask
     >>> card, left = best_discard(to_mask("7c 7d 7h 8h 9h Ks Qs 2c 3c 4c 5d"))
     >>> CARD_TEXT[card], left
-    ('Ks', 15)
+    ('Qs', 29)
     """
     a = mask & 8191
     b = mask >> 13 & 8191
