@@ -173,8 +173,9 @@ for _suit, _suit_forms in enumerate(
             for _s in _suit_forms:
                 _TOKEN_CARD[_r + _s] = _CARDS[_suit * 13 + _rank]
 del _suit, _suit_forms, _rank, _rank_char, _rank_forms, _r, _s
-#: One-card token -> its bit.
-_TEXT_BIT: dict[str, int] = {t: 1 << c for t, c in _TOKEN_CARD.items()}
+#: Every one-card token :func:`parse_cards` accepts -> the card's bit (``"7h"``, ``"10♥"``,
+#: ``"qs"``...). Never changed.
+TEXT_BIT: dict[str, int] = {t: 1 << c for t, c in _TOKEN_CARD.items()}
 #: Card int -> its bit, indexed by the int. Any other index an int may reach (52 to 103, and
 #: the negative ones) gives 0: one bit short, which the fast path refuses. A list, not a
 #: tuple: ``list.__getitem__`` is the faster call through ``map``. Never changed.
@@ -216,7 +217,7 @@ def fast_mask(cards: object) -> int:
     else:
         return -1
     try:
-        mask = sum(map(_TEXT_BIT.__getitem__, items))
+        mask = sum(map(TEXT_BIT.__getitem__, items))
     except (KeyError, TypeError):
         return -1
     return mask if mask.bit_count() == len(items) else -1
@@ -345,7 +346,9 @@ class CardSet:
     @classmethod
     def from_mask(cls, mask: int) -> CardSet:
         """A set from a mask of card bits."""
-        if isinstance(mask, bool) or not isinstance(mask, int) or mask < 0 or mask > FULL_DECK:
+        if not (mask.__class__ is int and 0 <= mask <= FULL_DECK) and (
+            isinstance(mask, bool) or not isinstance(mask, int) or mask < 0 or mask > FULL_DECK
+        ):
             raise InvalidCardError(f"{mask!r} is not a 52-bit card mask")
         out = cls.__new__(cls)
         out.mask = mask

@@ -43,8 +43,11 @@ __all__ = [
     "deadwood_after_discard",
     "discard_deadwoods",
     "best_discard_deadwood",
+    "best_discard",
+    "draw_deadwoods",
     "best_arrangement",
     "all_arrangements",
+    "only_arrangement",
     "Arrangement",
     "is_meld",
     "is_run",
@@ -52,6 +55,7 @@ __all__ = [
     "declared_arrangement",
     "layoff_candidates",
     "best_layoffs",
+    "layoff_deadwood",
     "layoff_spots",
     "layoff_lines",
     "mask_value",
@@ -279,6 +283,25 @@ def _set_choices(a: int, b: int, c: int, d: int, t: int) -> Iterator[tuple[int, 
         yield ra, rb, rc, rd
 
 
+#: Set choices by the cards of the ranks a hand holds three or four times (``_choices``):
+#: filled as hands come up, and bounded by the deck (at most three such ranks in 11 cards).
+_CHOICES: dict[int, tuple[tuple[int, int, int, int], ...]] = {}
+
+
+def _choices(a: int, b: int, c: int, d: int, t: int) -> tuple[tuple[int, int, int, int], ...]:
+    """:func:`_set_choices` as the per-suit bits each choice *keeps* (``x & keep`` is what is
+    left for runs), the choice of no sets first; worked out once per pattern of the cards of
+    the ranks in ``t``, which is all the choices depend on."""
+    key = (a & t) | (b & t) << 13 | (c & t) << 26 | (d & t) << 39
+    got = _CHOICES.get(key)
+    if got is None:
+        got = _CHOICES[key] = tuple(
+            (8191 ^ ra, 8191 ^ rb, 8191 ^ rc, 8191 ^ rd)
+            for ra, rb, rc, rd in _set_choices(a, b, c, d, t)
+        )
+    return got
+
+
 def _sets_min(a: int, b: int, c: int, d: int, t: int) -> int:
     r = RUN_DEADWOOD
     if not (a & b & c & d):
@@ -293,8 +316,8 @@ def _sets_min(a: int, b: int, c: int, d: int, t: int) -> int:
             s = (s - 1) & t
         return best
     best = _NO_DROP
-    for ra, rb, rc, rd in _set_choices(a, b, c, d, t):
-        v = r[a & ~ra] + r[b & ~rb] + r[c & ~rc] + r[d & ~rd]
+    for ka, kb, kc, kd in _choices(a, b, c, d, t):
+        v = r[a & ka] + r[b & kb] + r[c & kc] + r[d & kd]
         if v < best:
             best = v
     return best
@@ -328,15 +351,85 @@ def best_discard_deadwood(mask: int) -> int:
     if not t:
         return r[a] + r[b] + r[c] + r[d] + min(bd[a], bd[b], bd[c], bd[d])
     best = _NO_DROP
-    for ra, rb, rc, rd in _set_choices(a, b, c, d, t):
-        xa = a & ~ra
-        xb = b & ~rb
-        xc = c & ~rc
-        xd = d & ~rd
+    for ka, kb, kc, kd in _choices(a, b, c, d, t):
+        xa = a & ka
+        xb = b & kb
+        xc = c & kc
+        xd = d & kd
         v = r[xa] + r[xb] + r[xc] + r[xd] + min(bd[xa], bd[xb], bd[xc], bd[xd])
         if v < best:
             best = v
     return best
+
+
+def draw_deadwoods(mask: int, cards: Iterable[int]) -> list[int]:
+    """``best_discard_deadwood(mask | 1 << card)`` for each of ``cards``, in order: the
+    deadwood after drawing each card and discarding the best one.
+
+    A drawn card whose rank the hand holds at most once changes no set choice, only its own
+    suit's pattern: per set choice the other suits' run deadwood and best drop are worked out
+    once, and each card costs a few lookups. Cards whose rank the hand holds twice or more
+    (and cards already held) take the plain way.
+    """
+    a = mask & 8191
+    b = mask >> 13 & 8191
+    c = mask >> 26 & 8191
+    d = mask >> 39
+    t = (a & b & (c | d)) | (c & d & (a | b))
+    # Ranks held twice or more (a card already held takes the plain way too).
+    pairs = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
+    r = RUN_DEADWOOD
+    bd = BEST_DROP
+    suit_of = _SUIT_OF
+    rank_bit = _RANK_BIT
+    per_choice = []
+    for ka, kb, kc, kd in _choices(a, b, c, d, t) if t else ((8191, 8191, 8191, 8191),):
+        xa = a & ka
+        xb = b & kb
+        xc = c & kc
+        xd = d & kd
+        total = r[xa] + r[xb] + r[xc] + r[xd]
+        per_choice.append((
+            (xa, xb, xc, xd),
+            (total - r[xa], total - r[xb], total - r[xc], total - r[xd]),
+            (min(bd[xb], bd[xc], bd[xd]), min(bd[xa], bd[xc], bd[xd]),
+             min(bd[xa], bd[xb], bd[xd]), min(bd[xa], bd[xb], bd[xc])),
+        ))
+    out = []
+    if len(per_choice) == 1:
+        xs, base, others = per_choice[0]
+        for card in cards:
+            s = suit_of[card]
+            bit = rank_bit[card]
+            if pairs & bit or mask >> card & 1:
+                out.append(best_discard_deadwood(mask | 1 << card))
+                continue
+            p = xs[s] | bit
+            drop = bd[p]
+            other = others[s]
+            out.append(base[s] + r[p] + (drop if drop < other else other))
+        return out
+    for card in cards:
+        s = suit_of[card]
+        bit = rank_bit[card]
+        if pairs & bit or mask >> card & 1:
+            out.append(best_discard_deadwood(mask | 1 << card))
+            continue
+        best = _NO_DROP
+        for xs, base, others in per_choice:
+            p = xs[s] | bit
+            drop = bd[p]
+            other = others[s]
+            v = base[s] + r[p] + (drop if drop < other else other)
+            if v < best:
+                best = v
+        out.append(best)
+    return out
+
+
+#: A card's suit (0 to 3) and its bit within the suit's 13-bit pattern.
+_SUIT_OF: tuple[int, ...] = tuple(card // 13 for card in range(52))
+_RANK_BIT: tuple[int, ...] = tuple(1 << card % 13 for card in range(52))
 
 
 def deadwood_after_discard(mask: int, card: int) -> int:
@@ -344,12 +437,17 @@ def deadwood_after_discard(mask: int, card: int) -> int:
     return min_deadwood(mask & ~(1 << card))
 
 
-#: Per suit pattern, lazily: ``(rank, run deadwood of the pattern without that rank)``.
-_DROPS: list[tuple[tuple[int, int], ...] | None] = [None] * 8192
+#: ``_DROPS[suit << 13 | p]``, filled as patterns come up: ``(card, run deadwood of the
+#: pattern without that card)`` for every card of suit pattern ``p``, low card first.
+_DROPS: list[tuple[tuple[int, int], ...]] = [()] * (4 << 13)
 
 
-def _suit_drops(p: int) -> tuple[tuple[int, int], ...]:
-    return tuple((rank, RUN_DEADWOOD[p ^ 1 << rank]) for rank in range(13) if p >> rank & 1)
+def _suit_drops(suit: int, p: int) -> tuple[tuple[int, int], ...]:
+    listed = tuple(
+        (13 * suit + rank, RUN_DEADWOOD[p ^ 1 << rank]) for rank in range(13) if p >> rank & 1
+    )
+    _DROPS[suit << 13 | p] = listed
+    return listed
 
 
 def discard_deadwoods(mask: int) -> list[tuple[int, int]]:
@@ -359,42 +457,201 @@ def discard_deadwoods(mask: int) -> list[tuple[int, int]]:
     c = mask >> 26 & 8191
     d = mask >> 39
     t = (a & b & (c | d)) | (c & d & (a | b))
-    out: list[tuple[int, int]] = []
+    r = RUN_DEADWOOD
+    drops = _DROPS
+    la = drops[a] or _suit_drops(0, a)
+    lb = drops[8192 | b] or _suit_drops(1, b)
+    lc = drops[16384 | c] or _suit_drops(2, c)
+    ld = drops[24576 | d] or _suit_drops(3, d)
+    ra = r[a]
+    rb = r[b]
+    rc = r[c]
+    rd = r[d]
     if not t:
-        r = RUN_DEADWOOD
-        suits = (a, b, c, d)
-        total = r[a] + r[b] + r[c] + r[d]
-        for s in range(4):
-            p = suits[s]
-            base = total - r[p]
-            offset = s * 13
-            while p:
-                low = p & -p
-                out.append((offset + low.bit_length() - 1, base + r[suits[s] ^ low]))
-                p ^= low
+        total = ra + rb + rc + rd
+        base = total - ra
+        out = [(card, base + rest) for card, rest in la]
+        base = total - rb
+        out += [(card, base + rest) for card, rest in lb]
+        base = total - rc
+        out += [(card, base + rest) for card, rest in lc]
+        base = total - rd
+        out += [(card, base + rest) for card, rest in ld]
         return out
     # Possible sets: go through the set choices once. Discarding card c leaves, under a set
     # choice that does not use c, the run deadwood of the other cards; take the best choice.
-    r = RUN_DEADWOOD
-    drops = _DROPS
+    # The first choice (no sets) holds every card.
     best = [_NO_DROP] * 52
-    for ra, rb, rc, rd in _set_choices(a, b, c, d, t):
-        xs = (a & ~ra, b & ~rb, c & ~rc, d & ~rd)
-        total = r[xs[0]] + r[xs[1]] + r[xs[2]] + r[xs[3]]
-        for s in range(4):
-            p = xs[s]
-            if not p:
-                continue
-            listed = drops[p]
-            if listed is None:
-                listed = drops[p] = _suit_drops(p)
-            base = total - r[p]
-            offset = s * 13
-            for rank, rest in listed:
+    for ka, kb, kc, kd in _choices(a, b, c, d, t):
+        xa = a & ka
+        xb = b & kb
+        xc = c & kc
+        xd = d & kd
+        ya = r[xa]
+        yb = r[xb]
+        yc = r[xc]
+        yd = r[xd]
+        total = ya + yb + yc + yd
+        if xa:
+            base = total - ya
+            for card, rest in drops[xa] or _suit_drops(0, xa):
                 v = base + rest
-                if v < best[offset + rank]:
-                    best[offset + rank] = v
-    return [(card, v) for card, v in enumerate(best) if v != _NO_DROP]
+                if v < best[card]:
+                    best[card] = v
+        if xb:
+            base = total - yb
+            for card, rest in drops[8192 | xb] or _suit_drops(1, xb):
+                v = base + rest
+                if v < best[card]:
+                    best[card] = v
+        if xc:
+            base = total - yc
+            for card, rest in drops[16384 | xc] or _suit_drops(2, xc):
+                v = base + rest
+                if v < best[card]:
+                    best[card] = v
+        if xd:
+            base = total - yd
+            for card, rest in drops[24576 | xd] or _suit_drops(3, xd):
+                v = base + rest
+                if v < best[card]:
+                    best[card] = v
+    return [(card, best[card]) for listed in (la, lb, lc, ld) for card, _ in listed]
+
+
+#: ``_LEAST_DROP[p]``, filled as patterns come up (0: not yet): the discard from suit pattern
+#: ``p`` that leaves the least run deadwood, the highest card among equals, then the lowest
+#: rank, coded as one int that orders the same way: ``rest << 10 | (15 - value) << 6 | rank``.
+_LEAST_DROP: list[int] = [0] * 8192
+#: The same when some cards of the pattern may not be discarded, by ``p << 13 | allowed``
+#: (filled as they come up; at most one entry per pattern and subset of it).
+_LEAST_DROP_KEPT: dict[int, int] = {}
+
+
+def _least_drop(p: int, allowed: int) -> int:
+    """The coded best discard among the cards ``allowed`` of suit pattern ``p`` (see
+    ``_LEAST_DROP``; ``_NO_DROP << 10`` when none is allowed)."""
+    best = _NO_DROP << 10
+    q = allowed
+    while q:
+        low = q & -q
+        q ^= low
+        rank = low.bit_length() - 1
+        code = RUN_DEADWOOD[p ^ low] << 10 | (15 - _RANK_VALUE[rank]) << 6 | rank
+        if code < best:
+            best = code
+    if allowed == p:
+        _LEAST_DROP[p] = best
+    else:
+        _LEAST_DROP_KEPT[p << 13 | allowed] = best
+    return best
+
+
+def best_discard(mask: int, keep: int = 0) -> tuple[int, int]:
+    """``(card, least deadwood after discarding it)`` for the best discard of ``mask``: the
+    least deadwood left, then the highest card, then the lowest index; never a card of
+    ``keep``. ``(-1, a large number)`` when every card is kept.
+
+    The same card as the least of :func:`discard_deadwoods` by that order, found without
+    listing every card: for each set choice, each suit's best discard is one lookup.
+
+    Here the queen and the king of spades leave the same deadwood and count the same; the
+    queen has the lower index:
+
+    >>> from ginrummy.cards import CARD_TEXT, to_mask
+    >>> card, left = best_discard(to_mask("7c 7d 7h 8h 9h Ks Qs 2c 3c 4c 5d"))
+    >>> CARD_TEXT[card], left
+    ('Qs', 29)
+    """
+    a = mask & 8191
+    b = mask >> 13 & 8191
+    c = mask >> 26 & 8191
+    d = mask >> 39
+    t = (a & b & (c | d)) | (c & d & (a | b))
+    r = RUN_DEADWOOD
+    least = _LEAST_DROP
+    kept = _LEAST_DROP_KEPT
+    best = _NO_DROP << 11
+    rows: list[tuple[int, int, int, int, int, int, int, int, int]]
+    if t:
+        # Each set choice with its run deadwood, least first: a discard takes at most 10
+        # points off a choice's deadwood, so once a choice's is more than 10 above the best
+        # discard found, it and every later one can be skipped.
+        rows = []
+        for ka, kb, kc, kd in _choices(a, b, c, d, t):
+            xa = a & ka
+            xb = b & kb
+            xc = c & kc
+            xd = d & kd
+            ya = r[xa]
+            yb = r[xb]
+            yc = r[xc]
+            yd = r[xd]
+            rows.append((ya + yb + yc + yd, xa, xb, xc, xd, ya, yb, yc, yd))
+        rows.sort()
+    else:
+        ya = r[a]
+        yb = r[b]
+        yc = r[c]
+        yd = r[d]
+        rows = [(ya + yb + yc + yd, a, b, c, d, ya, yb, yc, yd)]
+    if keep:
+        ka_ = ~keep & 8191
+        kb_ = ~keep >> 13 & 8191
+        kc_ = ~keep >> 26 & 8191
+        kd_ = ~keep >> 39 & 8191
+    for total, xa, xb, xc, xd, ya, yb, yc, yd in rows:
+        if total - 10 > best >> 10:
+            break
+        if keep:
+            if xa:
+                allowed = xa & ka_
+                code = (least[xa] or _least_drop(xa, xa)) if allowed == xa else (
+                    kept.get(xa << 13 | allowed) or _least_drop(xa, allowed))
+                v = (total - ya << 10) + code
+                if v < best:
+                    best = v
+            if xb:
+                allowed = xb & kb_
+                code = (least[xb] or _least_drop(xb, xb)) if allowed == xb else (
+                    kept.get(xb << 13 | allowed) or _least_drop(xb, allowed))
+                v = (total - yb << 10) + code + 13
+                if v < best:
+                    best = v
+            if xc:
+                allowed = xc & kc_
+                code = (least[xc] or _least_drop(xc, xc)) if allowed == xc else (
+                    kept.get(xc << 13 | allowed) or _least_drop(xc, allowed))
+                v = (total - yc << 10) + code + 26
+                if v < best:
+                    best = v
+            if xd:
+                allowed = xd & kd_
+                code = (least[xd] or _least_drop(xd, xd)) if allowed == xd else (
+                    kept.get(xd << 13 | allowed) or _least_drop(xd, allowed))
+                v = (total - yd << 10) + code + 39
+                if v < best:
+                    best = v
+            continue
+        if xa:
+            v = (total - ya << 10) + (least[xa] or _least_drop(xa, xa))
+            if v < best:
+                best = v
+        if xb:
+            v = (total - yb << 10) + (least[xb] or _least_drop(xb, xb)) + 13
+            if v < best:
+                best = v
+        if xc:
+            v = (total - yc << 10) + (least[xc] or _least_drop(xc, xc)) + 26
+            if v < best:
+                best = v
+        if xd:
+            v = (total - yd << 10) + (least[xd] or _least_drop(xd, xd)) + 39
+            if v < best:
+                best = v
+    if best >= _NO_DROP << 10:
+        return -1, _NO_DROP
+    return best & 63, best >> 10
 
 
 # ---------------------------------------------------------------------------------------------
@@ -459,6 +716,9 @@ class Arrangement:
 
     def __repr__(self) -> str:
         return f"<Arrangement {self}>"
+
+
+_new_arrangement = object.__new__
 
 
 def _meld_sort_key(m: int) -> tuple[int, int, int]:
@@ -554,14 +814,58 @@ def _run_parts(suit: int, p: int) -> tuple[tuple[int, ...], ...]:
     return parts
 
 
-def _suits_and_triples(mask: int) -> tuple[int, int, int, int, int]:
-    """The four suits' 13-bit patterns of ``mask`` and the ranks held three or four times
-    (the hot solvers above compute the same inline)."""
-    a = mask & 8191
-    b = mask >> 13 & 8191
-    c = mask >> 26 & 8191
-    d = mask >> 39
-    return a, b, c, d, (a & b & (c | d)) | (c & d & (a | b))
+def _three_card_hits(a: int, b: int, c: int, d: int, t: int) -> tuple[int, list[int]]:
+    """For a hand whose ranks in ``t`` are each held exactly three times: the least deadwood
+    and the set choices (as masks of the ranks played as sets) that reach it."""
+    r = RUN_DEADWOOD
+    least = r[a] + r[b] + r[c] + r[d]
+    hits = [0]
+    s = t
+    while s:
+        n = ~s
+        v = r[a & n] + r[b & n] + r[c & n] + r[d & n]
+        if v < least:
+            least = v
+            hits = [s]
+        elif v == least:
+            hits.append(s)
+        s = (s - 1) & t
+    return least, hits
+
+
+def _one_choice_arrangement(mask: int, s: int, least: int) -> Arrangement | None:
+    """The arrangement of ``mask`` with the ranks in ``s`` (each held three times) as sets,
+    when that set choice alone reaches the ``least`` deadwood and each suit's rest splits
+    into runs one way only (then it is the only minimum arrangement); ``None`` otherwise."""
+    n = ~s
+    xa = mask & n & 8191
+    xb = mask >> 13 & n & 8191
+    xc = mask >> 26 & n & 8191
+    xd = mask >> 39 & n
+    parts = _RUN_PARTS
+    pa = parts[xa] or _run_parts(0, xa)
+    pb = parts[8192 | xb] or _run_parts(1, xb)
+    pc = parts[16384 | xc] or _run_parts(2, xc)
+    pd = parts[24576 | xd] or _run_parts(3, xd)
+    if len(pa) != 1 or len(pb) != 1 or len(pc) != 1 or len(pd) != 1:
+        return None
+    runs = pa[0] + pb[0] + pc[0] + pd[0]
+    if len(runs) > 1:
+        runs = tuple(sorted(runs, key=_MELD_ORDER.__getitem__))
+    set_melds: list[int] = []
+    while s:  # sets first, by rank
+        low = s & -s
+        s ^= low
+        set_melds.append(mask & RANK_MASK[low.bit_length() - 1])
+    melds = (*set_melds, *runs) if set_melds else runs
+    covered = 0
+    for m in melds:
+        covered |= m
+    out = _new_arrangement(Arrangement)
+    out.meld_masks = melds
+    out.deadwood_mask = mask & ~covered
+    out.deadwood = least
+    return out
 
 
 def best_arrangement(mask: int) -> Arrangement:
@@ -571,13 +875,22 @@ def best_arrangement(mask: int) -> Arrangement:
     order: sets by rank, then runs by lowest rank and suit), found without building or
     sorting the others; when no rank is held three times and each suit splits into runs one
     way only (most hands) it is the only one."""
-    a, b, c, d, t = _suits_and_triples(mask)
+    a = mask & 8191
+    b = mask >> 13 & 8191
+    c = mask >> 26 & 8191
+    d = mask >> 39
+    t = (a & b & (c | d)) | (c & d & (a | b))
     r = RUN_DEADWOOD
     parts = _RUN_PARTS
     if not t:
         least = r[a] + r[b] + r[c] + r[d]
-        if least == mask_value(mask):  # no run anywhere: nothing melds
-            return Arrangement._made((), mask, least)
+        sv = SUIT_VALUE
+        if least == sv[a] + sv[b] + sv[c] + sv[d]:  # no run anywhere: nothing melds
+            out = _new_arrangement(Arrangement)
+            out.meld_masks = ()
+            out.deadwood_mask = mask
+            out.deadwood = least
+            return out
         pa = parts[a] or _run_parts(0, a)
         pb = parts[8192 | b] or _run_parts(1, b)
         pc = parts[16384 | c] or _run_parts(2, c)
@@ -590,24 +903,22 @@ def best_arrangement(mask: int) -> Arrangement:
                 covered |= m
             if len(runs) > 1:
                 runs = tuple(sorted(runs, key=_MELD_ORDER.__getitem__))
-            return Arrangement._made(runs, mask & ~covered, least)
+            out = _new_arrangement(Arrangement)
+            out.meld_masks = runs
+            out.deadwood_mask = mask & ~covered
+            out.deadwood = least
+            return out
         choices: Iterable[tuple[int, int, int, int]] = ((0, 0, 0, 0),)
         rank_masks: list[int] = []
     elif not (a & b & c & d):
         # Only three-card ranks: each is a set or not (as in _sets_min); keep the choices
         # that reach the least deadwood.
-        least = r[a] + r[b] + r[c] + r[d]
-        hits = [0]
-        s = t
-        while s:
-            n = ~s
-            v = r[a & n] + r[b & n] + r[c & n] + r[d & n]
-            if v < least:
-                least = v
-                hits = [s]
-            elif v == least:
-                hits.append(s)
-            s = (s - 1) & t
+        least, hits = _three_card_hits(a, b, c, d, t)
+        if len(hits) == 1:
+            # One set choice reaches the least deadwood (most such hands).
+            only = _one_choice_arrangement(mask, hits[0], least)
+            if only is not None:
+                return only
         choices = [(a & s, b & s, c & s, d & s) for s in hits]
         rank_masks = []
         while t:
@@ -655,6 +966,25 @@ def best_arrangement(mask: int) -> Arrangement:
     for m in best[1]:
         covered |= m
     return Arrangement._made(best[1], mask & ~covered, least)
+
+
+def only_arrangement(mask: int) -> Arrangement | None:
+    """The minimum-deadwood arrangement of ``mask`` when it is certainly the only one (no rank
+    held four times, one choice of sets reaching the least deadwood, and each suit's rest
+    splitting into runs one way only: most hands); ``None`` when there may be others (then
+    ask :func:`all_arrangements`)."""
+    a = mask & 8191
+    b = mask >> 13 & 8191
+    c = mask >> 26 & 8191
+    d = mask >> 39
+    t = (a & b & (c | d)) | (c & d & (a | b))
+    if not t:
+        r = RUN_DEADWOOD
+        return _one_choice_arrangement(mask, 0, r[a] + r[b] + r[c] + r[d])
+    if a & b & c & d:
+        return None
+    least, hits = _three_card_hits(a, b, c, d, t)
+    return _one_choice_arrangement(mask, hits[0], least) if len(hits) == 1 else None
 
 
 def declared_arrangement(mask: int, melds: Iterable[int]) -> Arrangement:
@@ -760,6 +1090,16 @@ def best_layoffs(melds: Iterable[int], defender: int) -> tuple[int, int, Arrange
     assert best is not None
     dw, option = best
     return dw, option, best_arrangement(defender & ~option)
+
+
+def layoff_deadwood(melds: Iterable[int], defender: int) -> int:
+    """The defender's least deadwood after laying off on ``melds``: the deadwood of
+    :func:`best_layoffs`, without working out the arrangement (for estimates that only need
+    the points). When no defender card lies next to a meld there is nothing to lay off."""
+    meld_masks = tuple(melds)
+    if not layoff_spots(meld_masks, 0) & defender:
+        return min_deadwood(defender)
+    return min(min_deadwood(defender & ~o) for o in _layoff_options(meld_masks, defender))
 
 
 def layoff_spots(melds: Iterable[int], held: int) -> int:

@@ -19,6 +19,7 @@ from .melds import (
     best_layoffs,
     declared_arrangement,
     layoff_spots,
+    only_arrangement,
 )
 from .rules import RuleSet, RulesLike, get_rules
 
@@ -89,6 +90,9 @@ def default_knock_arrangement(mask: int) -> Arrangement:
     """The knocker's arrangement when none is declared: minimum deadwood, and among those the
     one that gives an opponent the fewest places to lay off (judged from the knocker's own
     cards only, never from the defender's hand)."""
+    only = only_arrangement(mask)
+    if only is not None:
+        return only
     arrangements = all_arrangements(mask)
     return min(arrangements, key=lambda a: layoff_spots(a.meld_masks, mask).bit_count())
 
@@ -156,9 +160,9 @@ def settle(
         knocker_deadwood=k_dw,
         defender_deadwood=d_dw,
         layoffs=tuple(cards_of_mask(layoffs)),
-        knocker_melds=tuple(CardSet.from_mask(m) for m in arrangement.meld_masks),
+        knocker_melds=tuple([CardSet.from_mask(m) for m in arrangement.meld_masks]),
         knocker_deadwood_cards=CardSet.from_mask(arrangement.deadwood_mask),
-        defender_melds=tuple(CardSet.from_mask(m) for m in d_arr.meld_masks),
+        defender_melds=tuple([CardSet.from_mask(m) for m in d_arr.meld_masks]),
         defender_deadwood_cards=CardSet.from_mask(d_arr.deadwood_mask),
         knock_discard=Card(knock_discard) if knock_discard is not None else None,
         multiplier=multiplier,

@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from ..cards import CARD_VALUE
 from ..melds import (
     all_arrangements,
-    best_layoffs,
     discard_deadwoods,
+    layoff_deadwood,
     min_deadwood,
 )
 from ..move import Move
@@ -278,7 +278,7 @@ class HardPlayer(Player):
         total = 0.0
         undercuts = 0
         for opp in hands:
-            dw, _, _ = best_layoffs(plan.melds, opp)
+            dw = layoff_deadwood(plan.melds, opp)
             if dw <= deadwood:
                 undercuts += 1
                 total -= deadwood - dw + rules.undercut_bonus

@@ -25,7 +25,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..cards import CARD_VALUE
-from ..melds import best_discard_deadwood, layoff_lines, meld_neighbours, melds_with
+from ..melds import (
+    draw_deadwoods,
+    layoff_lines,
+    meld_neighbours,
+    melds_with,
+)
 from ..view import PlayerView
 
 __all__ = [
@@ -217,7 +222,8 @@ def draw_outlook(hand_mask: int, stock: Sequence[tuple[int, float]]) -> float:
     """Expected least deadwood after drawing one card from ``stock`` (``(card, probability)``
     pairs) and discarding the best card: low when many unseen cards would help the hand."""
     total = 0.0
-    for card, weight in stock:
-        total += weight * best_discard_deadwood(hand_mask | 1 << card)
+    for (_, weight), deadwood in zip(
+        stock, draw_deadwoods(hand_mask, [card for card, _ in stock]), strict=True
+    ):
+        total += weight * deadwood
     return total
-

@@ -17,7 +17,7 @@ import random
 
 from ..cards import CARD_VALUE
 from ..hand import Hand
-from ..melds import discard_deadwoods, melds_with, min_deadwood
+from ..melds import best_discard, discard_deadwoods, melds_with, min_deadwood
 from ..view import PlayerView
 from .knowledge import OpponentModel, opponent_turns
 
@@ -78,36 +78,45 @@ def develop_hand(hand: int, known: int, pool: list[int], extra: int, rng: random
     a ``known`` card); a card thrown out returns to ``pool``.
 
     A card that melds with nothing in the hand is always deadwood, so discarding ``x`` instead
-    leaves ``least deadwood of (hand - x)`` plus its value: the ten-card discard deadwoods are
-    computed once and reused until the hand changes. The answers are those of the plain loop
-    in :func:`develop_reference`, which a test compares it with.
+    leaves ``least deadwood of (hand - x)`` plus its value, the same for every ``x``: the best
+    ten-card discard (:func:`~ginrummy.melds.best_discard`) is found once and reused until the
+    hand changes. The answers are those of the plain loop in :func:`develop_reference`, which
+    a test compares it with.
     """
-    ten: dict[int, int] | None = None
-    ten_least = 0
+    # The best of the ten-card discards (card, deadwood, value), or -1 for none yet worked
+    # out for this hand (-2: every card of the hand is known).
+    ten_card = -1
+    ten_dw = ten_value = ten_least = 0
+    randrange = rng.randrange
+    take = pool.pop
     for _ in range(extra):
-        card = pool.pop(rng.randrange(len(pool)))
+        card = take(randrange(len(pool)))
         if melds_with(hand, card):
-            options = discard_deadwoods(hand | 1 << card)
+            worst = best_discard(hand | 1 << card, known)[0]
         else:
-            if ten is None:
-                ten = dict(discard_deadwoods(hand))
+            if ten_card == -1:
                 ten_least = min_deadwood(hand)
+                ten_card, ten_dw = best_discard(hand, known)
+                if ten_card < 0:
+                    ten_card = -2
+                else:
+                    ten_value = CARD_VALUE[ten_card]
             value = CARD_VALUE[card]
-            options = [(x, dw + value) for x, dw in ten.items()]
-            options.append((card, ten_least))
-            options.sort()
-        worst = -1
-        worst_dw = 1 << 20
-        worst_value = -1
-        for x, dw in options:  # least deadwood, then highest value, then lowest index
-            if (dw < worst_dw or (dw == worst_dw and CARD_VALUE[x] > worst_value)) and not (
-                known >> x & 1
-            ):
-                worst, worst_dw, worst_value = x, dw, CARD_VALUE[x]
+            worst = card
+            if ten_card >= 0:
+                # Discarding the new card leaves ten_least; discarding ten_card leaves its
+                # deadwood plus the new card's value. Ties: the higher card, then the lower
+                # index.
+                dw = ten_dw + value
+                if dw < ten_least or (
+                    dw == ten_least
+                    and (ten_value > value or (ten_value == value and ten_card < card))
+                ):
+                    worst = ten_card
         if worst != card:
             hand = (hand | 1 << card) & ~(1 << worst)
             pool.append(worst)
-            ten = None
+            ten_card = -1
         if not pool:
             break
     return hand
