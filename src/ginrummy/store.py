@@ -780,8 +780,12 @@ class Store(_PeopleStore):
 
         self.clock = clock or _now
         self.url = url or default_url()
-        self.secrets = keys or load_keys(self.url, key_file)
-        self.engine = _make_engine(self.url, echo=echo)
+        self.engine = _make_engine(self.url, echo=echo)  # a bad URL is reported first
+        try:
+            self.secrets = keys or load_keys(self.url, key_file)
+        except BaseException:
+            self.engine.dispose()
+            raise
         try:
             if migrate:
                 migrations.upgrade(self.engine)

@@ -126,6 +126,19 @@ def new_player(client: Any, name: str = "Ann") -> dict[str, str]:
     return {"Authorization": f"Bearer {r.json()['token']}"}
 
 
+def dealt_match(client: Any, auth: dict[str, str], level: str = "random") -> dict[str, Any]:
+    """A new match against the computer with its first hand dealt: the server never deals
+    before the client's seed comes (``next-hand`` with a seed of the test's own)."""
+    r = client.post("/api/matches", json={"level": level}, headers=auth)
+    assert r.status_code == 201, r.text
+    state = r.json()
+    r = client.post(f"/api/matches/{state['id']}/next-hand", headers=auth,
+                    json={"version": state["version"], "client_seed": "a test's seed"})
+    assert r.status_code == 200, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
 class People:
     """A table for two people through the API: ``auth[seat]`` speaks for each seat."""
 

@@ -22,6 +22,8 @@ from ginrummy.web import create_app
 from ginrummy.web.app import SERVER_ERROR
 from ginrummy.web.schemas import StrictIn
 
+from .helpers import dealt_match
+
 STARTUP_SECONDS = 30
 
 
@@ -109,7 +111,7 @@ def test_a_nul_in_a_name_is_a_422_and_stores_nothing(any_store: Store) -> None:
 def test_control_characters_in_moves_paths_and_lessons_are_refused(client: TestClient) -> None:
     token = client.post("/api/players", json={"name": "Kim"}).json()["token"]
     auth = {"Authorization": f"Bearer {token}"}
-    state = client.post("/api/matches", json={"level": "random"}, headers=auth).json()
+    state = dealt_match(client, auth)
     r = client.post(f"/api/matches/{state['id']}/moves", headers=auth,
                     json={"move": "draw\x00", "version": state["version"]})
     assert r.status_code == 422 and r.json()["detail"].startswith("move: contains the control")
@@ -139,7 +141,7 @@ def test_new_match_options_are_strictly_typed(client: TestClient, body: dict[str
 def test_a_version_must_be_an_integer(client: TestClient, version: object) -> None:
     token = client.post("/api/players", json={"name": "Kim"}).json()["token"]
     auth = {"Authorization": f"Bearer {token}"}
-    state = client.post("/api/matches", json={"level": "random"}, headers=auth).json()
+    state = dealt_match(client, auth)
     r = client.post(f"/api/matches/{state['id']}/moves", headers=auth,
                     json={"move": state["hand"]["legal_moves"][0], "version": version})
     assert r.status_code == 422 and r.json()["detail"].startswith("version: "), r.text

@@ -86,7 +86,7 @@ class Api:
         """Play the first legal move (or deal the next hand)."""
         if state["status"] == "between_hands":
             r = self.http.post(f"/api/matches/{state['id']}/next-hand",
-                               json={"version": state["version"]})
+                               json={"version": state["version"], "client_seed": "a seed"})
         else:
             move = state["hand"]["legal_moves"][0]
             r = self.http.post(f"/api/matches/{state['id']}/moves",

@@ -306,8 +306,10 @@ def _finish_schema(schema: dict[str, Any], *, agent: bool) -> None:
     every error answer documented as the JSON :class:`ErrorOut`, whatever the route's own
     media type (the record is text, its 401 is JSON like every error)."""
     if not agent:
-        level = schema["components"]["schemas"]["NewMatchIn"]["properties"]["level"]
-        level["enum"] = [v for v in level["enum"] if v != "agent"]
+        for model in schema["components"]["schemas"].values():  # the new-match bodies
+            level = model.get("properties", {}).get("level", {})
+            if "enum" in level:
+                level["enum"] = [v for v in level["enum"] if v != "agent"]
     error = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}}
     for operations in schema.get("paths", {}).values():
         for operation in operations.values():
