@@ -24,6 +24,13 @@ from fastapi.testclient import TestClient
 from ginrummy.store import Store
 from ginrummy.web import create_app
 
+# The store keeps live secrets encrypted (a key is required for PostgreSQL; for SQLite a key
+# file is made beside the database). One key for this test process, set before any store or
+# server starts, so that every store and every server the tests start (they inherit the
+# environment) reads what the others wrote, whatever the order the tests run in. The key-file
+# path is tested on its own (test_store_secrets passes its own environment).
+os.environ.setdefault("GINRUMMY_SECRET_KEY", Fernet.generate_key().decode())
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -180,9 +187,6 @@ def pg_url() -> Iterator[str]:
     except subprocess.CalledProcessError as exc:
         shutil.rmtree(folder, ignore_errors=True)
         pytest.fail(f"could not start PostgreSQL: {exc.stderr or exc.stdout}")
-    # The store keeps live secrets encrypted and wants a key for PostgreSQL: one for the
-    # cluster's life (servers started by the tests inherit it).
-    os.environ.setdefault("GINRUMMY_SECRET_KEY", Fernet.generate_key().decode())
     try:
         yield f"postgresql+psycopg://{user}@127.0.0.1:{port}/postgres"
     finally:
