@@ -86,9 +86,20 @@ def new_client(url: str, name: str) -> httpx.Client:
     return client
 
 
+def deal(client: httpx.Client, state: dict[str, Any]) -> dict[str, Any]:
+    """The next hand dealt, with a client seed of this client's (a match may start undealt)."""
+    r = client.post(f"/api/matches/{state['id']}/next-hand",
+                    json={"version": state["version"], "client_seed": os.urandom(8).hex()})
+    r.raise_for_status()
+    dealt: dict[str, Any] = r.json()
+    return dealt
+
+
 def finished_hand(client: httpx.Client, rng: random.Random) -> str:
     """A new match (computer: random) played by ``choose`` until its first hand is over."""
     state = client.post("/api/matches", json={"level": "random", "hollywood": True}).json()
+    if state["hand"] is None:
+        state = deal(client, state)
     while state["hand"]["result"] is None:
         move = choose(state) if rng.random() > 0.2 else rng.choice(state["hand"]["legal_moves"])
         state = client.post(f"/api/matches/{state['id']}/moves",
@@ -137,9 +148,8 @@ def play(client: httpx.Client, level: str, moves: int) -> list[float]:
     while len(times) < moves:
         if state["status"] == "over":
             state = client.post("/api/matches", json={"level": level}).json()
-        if state["status"] == "between_hands":
-            state = client.post(f"/api/matches/{state['id']}/next-hand",
-                                json={"version": state["version"]}).json()
+        if state["status"] == "between_hands" or state["hand"] is None:
+            state = deal(client, state)
             continue
         body = {"move": choose(state), "version": state["version"]}
         t0 = time.perf_counter()
