@@ -83,10 +83,13 @@ class Deployment:
         assert found is None, log[max(0, found.start() - 2000):found.end() + 2000]
 
 
+#: The default run covers both databases and two worker processes with two deployments
+#: (SQLite in one process, PostgreSQL with two workers); ``--slow`` adds the other two.
 DEPLOYMENTS = [
     pytest.param(("sqlite", 1), id="sqlite"),
-    pytest.param(("sqlite", 2), id="sqlite-2-workers"),
-    pytest.param(("postgresql", 1), id="postgresql", marks=pytest.mark.postgres),
+    pytest.param(("sqlite", 2), id="sqlite-2-workers", marks=pytest.mark.slow),
+    pytest.param(("postgresql", 1), id="postgresql",
+                 marks=[pytest.mark.postgres, pytest.mark.slow]),
     pytest.param(("postgresql", 2), id="postgresql-2-workers", marks=pytest.mark.postgres),
 ]
 
