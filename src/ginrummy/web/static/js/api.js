@@ -139,6 +139,7 @@ export async function readEvents(matchId, lastId, signal, onEvent) {
 
 export const api = {
   // Tables for two people: take a seat by invite or code, the open tables, resign, rematch.
+  rename: (name) => call("POST", "/api/me/name", { name }),
   join: (invite) => call("POST", `/api/invites/${encodeURIComponent(invite)}`),
   lobby: () => call("GET", "/api/lobby"),
   resign: (id) => call("POST", `/api/matches/${encodeURIComponent(id)}/resign`),

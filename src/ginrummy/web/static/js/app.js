@@ -24,6 +24,8 @@ const ui = {
 let state = null;
 let busy = true;
 let options = null;
+// This browser's player's name ("You" until they give one for a table for two people).
+let myName = "You";
 // The client seed typed for a first deal the server refused: kept in the deal panel's field.
 let refusedSeed = null;
 const WAIT = "Wait: the computer is playing.";
@@ -361,7 +363,11 @@ async function startNewGame() {
   const playing = state && !hooks.mover && state.status !== "over" && state.status !== "abandoned";
   const choice = await openNewGame(options, playing);
   if (!choice) { if (!state) showEmpty(); return; }
-  if (choice.join) { await joinTable(choice.join); return; }
+  if (choice.join) {
+    if (myName === "You") await rename(await askName());
+    await joinTable(choice.join);
+    return;
+  }
   if (choice.opponent === "person") { await startPeople(choice); return; }
   await startMatch(choice);
 }
@@ -420,11 +426,18 @@ async function startMatch(choice) {
 }
 
 // A table for two people: made with its invite; the first deal waits for the other person.
+async function rename(name) {
+  if (!name || name === myName) return;
+  try { myName = (await api.rename(name)).name; } catch (err) { showReason(err.message); }
+}
+
 async function startPeople(choice) {
   setBusy(true);
   $("notice").hidden = true;
+  const { name, ...opts } = choice;
   try {
-    const created = await api.newMatch(choice);
+    await rename(name || (myName === "You" ? await askName() : ""));
+    const created = await api.newMatch(opts);
     state = null;
     refusedSeed = null;
     await load(created);
@@ -580,6 +593,8 @@ async function boot() {
   const invite = inviteFromUrl();
   try {
     const me = await ensurePlayer(invite ? askName : null);
+    myName = me.name;
+    $("opt-name").value = me.name === "You" ? "" : me.name;
     options = await api.options();
     if (invite) {
       // The address is the invite: take the seat once, then the address is the table's own.

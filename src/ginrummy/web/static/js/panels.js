@@ -73,6 +73,8 @@ export function openNewGame(options, inProgress) {
   update();
   kind();
   fillLobby();
+  // The list is fetched again whenever the join box is opened: tables come and go.
+  $("join-box").ontoggle = () => { if ($("join-box").open) fillLobby(); };
   $("new-warning").hidden = !inProgress;
   $("new-cancel").hidden = false;
   // The first hand's client seed, drawn here in the browser (a new one each time).
@@ -87,6 +89,7 @@ export function openNewGame(options, inProgress) {
         profile: form.elements.profile.value,
         hollywood: $("opt-hollywood").checked,
         last_discard_chance: $("opt-ldc").checked,
+        name: $("opt-name").value.trim(),
         clock: $("opt-clock").value ? Number($("opt-clock").value) : null,
         open: $("opt-open").checked,
       } : {
