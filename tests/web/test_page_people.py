@@ -61,7 +61,8 @@ class Person:
     def shows(self, version: int) -> None:
         """Wait until the page shows this version of the match (without any reload)."""
         self.page.wait_for_function(
-            "v => Number(document.body.dataset.version) >= v && document.body.dataset.busy === 'false'",
+            "v => Number(document.body.dataset.version) >= v"
+            " && document.body.dataset.busy === 'false'",
             arg=version)
 
     def close(self) -> None:
@@ -130,7 +131,8 @@ def play_turn(person: Person, st: dict[str, Any]) -> None:
             p.click("[data-act=knock]")
             dialog = p.locator("#dlg-melds[open]")
             p.wait_for_function(
-                "v => Number(document.body.dataset.version) > v || document.querySelector('#dlg-melds[open]')",
+                "v => Number(document.body.dataset.version) > v"
+                " || document.querySelector('#dlg-melds[open]')",
                 arg=st["version"])
             if dialog.count():
                 p.click("#melds-knock")
@@ -171,7 +173,7 @@ def play_match(ann: Person, bob: Person, events: dict[str, int]) -> dict[str, An
         bob.shows(ann.state()["version"])
         send_seed(bob, bob.state())
         number = None
-        for _turn in range(MAX_TURNS):
+        for turn in range(MAX_TURNS):
             st0 = ann.state()
             if st0["status"] != "playing":
                 break
@@ -183,11 +185,13 @@ def play_match(ann: Person, bob: Person, events: dict[str, int]) -> dict[str, An
             mover.shows(st["version"])
             play_turn(mover, st)
             events["moves"] += 1
-            if number == 1 and events["moves"] == 6 and not events["reloaded"]:
+            # Bob reloads in the middle of the first hand that lasts a few moves.
+            if not events["reloaded"] and turn == 3:
                 bob.page.reload()
                 bob.page.wait_for_selector("body[data-ready=true]")
-                events["reloaded"] = 1
-            if number == 2 and not events["reopened"]:
+                events["reloaded"] = number
+            # Ann closes her page and opens it again in the next hand after that.
+            if events["reloaded"] and not events["reopened"] and number != events["reloaded"]:
                 ann.page.close()
                 bob.page.wait_for_selector("#people-presence[data-here=false]")
                 assert "Ann left" in bob.page.text_content("#people-presence")
@@ -225,12 +229,15 @@ def test_two_people_play_a_whole_match_through_the_page(
         assert person.page.locator("#btn-learn").is_disabled()
     events = {"moves": 0, "hands": 0, "reloaded": 0, "reopened": 0}
     final = play_match(ann, bob, events)
-    assert events["reloaded"] and events["reopened"] and events["hands"] >= 2
+    assert events["reloaded"] and events["reopened"] and events["hands"] >= 2, events
     assert final["status"] == "over" and final["score"]["outcome"]
-    for person in (ann, bob):
+    for person, other in ((ann, "Bob"), (bob, "Ann")):
         person.shows(final["version"])
         person.page.wait_for_selector("#end-match:not([hidden])")
-        assert final["score"]["outcome"] in person.page.text_content("#end-match")
+        # The server's outcome, from this person's side, with the other person named.
+        outcome = person.state()["score"]["outcome"].replace("Computer", other)
+        assert outcome in person.page.text_content("#end-match")
+        assert "omputer" not in person.page.text_content("#end-match")
         assert person.page.locator("#btn-learn").is_enabled()
         assert person.page.locator("#btn-rematch").is_visible()
     assert ann.page.text_content("#opp-title") == "Bob"
@@ -282,7 +289,8 @@ def test_on_a_phone_the_clock_runs_and_a_resignation_ends_it_then_a_rematch(
     old = ann.state()["id"]
     ann.page.click("#btn-rematch")
     ann.page.wait_for_selector("#btn-rematch[disabled]")
-    bob.page.wait_for_function("() => document.querySelector('#btn-rematch').textContent.startsWith('Accept')")
+    bob.page.wait_for_function(
+        "() => document.querySelector('#btn-rematch').textContent.startsWith('Accept')")
     bob.page.click("#btn-rematch")
     for person in (ann, bob):
         person.page.wait_for_function(

@@ -240,6 +240,13 @@ async function refreshLive() {
   if (next.version === state.version && next.status === state.status) return;
   await load(next);
   afterMove(false, false);
+  // The other person's latest move, in words, where the computer's replies are shown.
+  const history = next.hand ? next.hand.history : [];
+  const last = history[history.length - 1];
+  if (last && last.who === "computer" && !next.hand.result) {
+    $("last-move").textContent = last.text;
+    draw();
+  }
 }
 
 async function recover(err) {
@@ -597,6 +604,8 @@ async function boot() {
     $("opt-name").value = me.name === "You" ? "" : me.name;
     options = await api.options();
     if (invite) {
+      // Whoever takes a seat at a table for two is named there: asked once, if not yet.
+      if (myName === "You") await rename(await askName());
       // The address is the invite: take the seat once, then the address is the table's own.
       history.replaceState(null, "", "/");
       setBusy(false);

@@ -209,6 +209,24 @@ function drawSeeds(state) {
   $("btn-next").hidden = mineIn;
 }
 
+// The server's sentences name the other seat "Computer" (its Who fields are from your side):
+// at a table for two the page says the other person's name instead.
+const NAMED = ["prompt", "last-move", "end-title", "end-text", "end-match", "totals", "log", "reason"];
+
+function nameTheOther(state) {
+  const name = otherName(state);
+  const swap = (text) => text.replace(/\b[Tt]he computer\b|\bComputer\b/g, name);
+  for (const id of NAMED) {
+    const root = $(id);
+    if (!root) continue;
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = swap(node.nodeValue);
+      if (text !== node.nodeValue) node.nodeValue = text;
+    }
+  }
+}
+
 /** Draw the people parts of the table (called after every drawing of the table). */
 export function renderPeople(state) {
   const people = isPeople(state);
@@ -249,6 +267,7 @@ export function renderPeople(state) {
   const end = document.querySelector("#hand-end .end-seat:last-child h3");
   if (end && end.firstChild) end.firstChild.textContent = `${otherName(state)}'s hand `;
   if (state.status === "over" && !state.hand) $("prompt").textContent = "The match is over.";
+  nameTheOther(state);
   if (p.rematch && openedRematch !== p.rematch) {
     openedRematch = p.rematch;
     table.open(p.rematch);
