@@ -862,6 +862,13 @@ class Store(_PeopleStore):
         clean = (name or "You").strip()[:NAME_LENGTH] or "You"
         return _tokens.create_player(self, clean)
 
+    def rename_player(self, player_id: int, name: str) -> PlayerInfo:
+        """Give the player a new name (the one the other person sees at a table for two)."""
+        clean = name.strip()[:NAME_LENGTH] or "You"
+        with self._tx() as s:
+            s.execute(update(_Player).where(_Player.id == player_id).values(name=clean))
+        return PlayerInfo(player_id, clean)
+
     def player_by_token(self, token: str) -> PlayerInfo | None:
         """The player holding this token, if it is known and not expired (renewing it)."""
         return _tokens.player_by_token(self, token)

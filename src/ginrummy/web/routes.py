@@ -114,6 +114,13 @@ def me(player: Player, service: Service) -> PlayerOut:
     )
 
 
+@router.post("/me/name", response_model=PlayerOut, responses=ERRORS)
+def rename(player: Player, service: Service, body: NewPlayerIn) -> PlayerOut:
+    """Change your name: the one the other person sees at a table for two people."""
+    info = service.store.rename_player(player.id, body.name)
+    return PlayerOut(id=info.id, name=info.name, token=None)
+
+
 @router.post("/matches", response_model=MatchState, status_code=201, responses=ERRORS)
 def new_match(player: Player, service: Service, body: PeopleMatchIn) -> MatchState:
     """Start a match against the computer, or with ``"opponent": "person"`` a table for two

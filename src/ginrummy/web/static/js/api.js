@@ -69,7 +69,8 @@ async function stream(path, onEvent) {
   lines(rest).forEach(onEvent);
 }
 
-export async function ensurePlayer() {
+/** The player of this browser; a newcomer is made one, named by `askName()` when given. */
+export async function ensurePlayer(askName = null) {
   if (localStorage.getItem(TOKEN_KEY)) {
     try {
       return await call("GET", "/api/me");
@@ -77,7 +78,8 @@ export async function ensurePlayer() {
       if (!(err instanceof ApiError) || err.status !== 401) throw err;
     }
   }
-  const made = await call("POST", "/api/players", { name: "You" });
+  const name = askName ? await askName() : "You";
+  const made = await call("POST", "/api/players", { name: name || "You" });
   localStorage.setItem(TOKEN_KEY, made.token);
   return call("GET", "/api/me");
 }
@@ -88,7 +90,60 @@ function keepToken(answer) {
   return answer;
 }
 
+/**
+ * Read a match's live events (text/event-stream) with the bearer header: onEvent({event, id,
+ * data}) for each event as it arrives. Resolves when the server ends the stream; throws an
+ * ApiError for an answer that is not 200. `signal` stops it.
+ */
+export async function readEvents(matchId, lastId, signal, onEvent) {
+  const headers = { "Accept": "text/event-stream" };
+  const token = localStorage.getItem(TOKEN_KEY);
+  if (token) headers["Authorization"] = `Bearer ${token}`;
+  if (lastId !== null && lastId !== undefined) headers["Last-Event-ID"] = String(lastId);
+  const response = await fetch(`/api/matches/${encodeURIComponent(matchId)}/events`,
+    { method: "GET", headers, signal, cache: "no-store" });
+  if (!response.ok) {
+    let detail = `The server answered ${response.status}.`;
+    try { detail = (await response.json()).detail || detail; } catch { /* not JSON */ }
+    throw new ApiError(response.status, String(detail));
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let rest = "";
+  const dispatch = (block) => {
+    const ev = { event: "message", id: null, data: "" };
+    const data = [];
+    for (const line of block.split(/\r\n|\r|\n/)) {
+      if (!line || line.startsWith(":")) continue;
+      const at = line.indexOf(":");
+      const field = at < 0 ? line : line.slice(0, at);
+      let value = at < 0 ? "" : line.slice(at + 1);
+      if (value.startsWith(" ")) value = value.slice(1);
+      if (field === "event") ev.event = value;
+      else if (field === "id") ev.id = value;
+      else if (field === "data") data.push(value);
+    }
+    if (!data.length) return;
+    ev.data = data.join("\n");
+    onEvent(ev);
+  };
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    rest += decoder.decode(value, { stream: true });
+    const blocks = rest.split(/\r\n\r\n|\n\n|\r\r/);
+    rest = blocks.pop();
+    blocks.forEach(dispatch);
+  }
+}
+
 export const api = {
+  // Tables for two people: take a seat by invite or code, the open tables, resign, rematch.
+  rename: (name) => call("POST", "/api/me/name", { name }),
+  join: (invite) => call("POST", `/api/invites/${encodeURIComponent(invite)}`),
+  lobby: () => call("GET", "/api/lobby"),
+  resign: (id) => call("POST", `/api/matches/${encodeURIComponent(id)}/resign`),
+  rematch: (id) => call("POST", `/api/matches/${encodeURIComponent(id)}/rematch`),
   // The account (Settings): a one-time code for another browser, signing in with one, and
   // revoking every browser's sign-in but this one's (which gets a fresh token).
   transferCode: () => call("POST", "/api/me/transfer-code"),

@@ -10,6 +10,7 @@ import { randomClientSeed } from "./verify.js";
 import { setupLearn } from "./learn.js";
 import { setupCoach } from "./coach.js";
 import { chooseKnockMelds } from "./knockmelds.js";
+import { askName, inviteFromUrl, renderPeople, setupPeople } from "./people.js";
 
 const $ = (id) => document.getElementById(id);
 const SORT_KEY = "ginrummy.sort";
@@ -23,6 +24,8 @@ const ui = {
 let state = null;
 let busy = true;
 let options = null;
+// This browser's player's name ("You" until they give one for a table for two people).
+let myName = "You";
 // The client seed typed for a first deal the server refused: kept in the deal panel's field.
 let refusedSeed = null;
 const WAIT = "Wait: the computer is playing.";
@@ -39,8 +42,12 @@ function afterMove(own, mover) {
 
 let reasonTimer = null;
 
+// A live event announced a newer version while this page was busy: fetched once it is not.
+let refreshPending = false;
+
 function setBusy(value) {
   busy = value;
+  if (!value && refreshPending) { refreshPending = false; window.setTimeout(refreshLive, 0); }
   document.body.dataset.busy = String(value);
   // "Wait" answered a press made while busy (a double click): it is stale once the wait is over.
   if (!value && $("reason").dataset.text === WAIT) showReason("");
@@ -69,6 +76,7 @@ function draw(extra = {}) {
   $("start-panel").hidden = true;
   render(state, ui, { busy, ...extra });
   if (!extra.anim) renderSealed(state, nextHand, refusedSeed);
+  if (!extra.anim) renderPeople(state);
   document.body.dataset.version = String(state.version);
   document.body.dataset.match = state.id;
   document.body.dataset.status = state.status;
@@ -221,6 +229,26 @@ async function perform(act) {
   }
 }
 
+// The match moved elsewhere (the other person, another tab): fetch it and show what changed.
+async function refreshLive() {
+  if (!state || hooks.mover) return;
+  if (busy) { refreshPending = true; return; }
+  const id = state.id;
+  let next;
+  try { next = await api.state(id); } catch { return; }
+  if (!state || state.id !== id || busy) { if (busy) refreshPending = true; return; }
+  if (next.version === state.version && next.status === state.status) return;
+  await load(next);
+  afterMove(false, false);
+  // The other person's latest move, in words, where the computer's replies are shown.
+  const history = next.hand ? next.hand.history : [];
+  const last = history[history.length - 1];
+  if (last && last.who === "computer" && !next.hand.result) {
+    $("last-move").textContent = last.text;
+    draw();
+  }
+}
+
 async function recover(err) {
   showReason(err.message);
   if (err.status === 409 && state) {
@@ -342,6 +370,12 @@ async function startNewGame() {
   const playing = state && !hooks.mover && state.status !== "over" && state.status !== "abandoned";
   const choice = await openNewGame(options, playing);
   if (!choice) { if (!state) showEmpty(); return; }
+  if (choice.join) {
+    if (myName === "You") await rename(await askName());
+    await joinTable(choice.join);
+    return;
+  }
+  if (choice.opponent === "person") { await startPeople(choice); return; }
   await startMatch(choice);
 }
 
@@ -395,6 +429,52 @@ async function startMatch(choice) {
     showReason(err.message);
     if (!state) showEmpty();
     return null;
+  }
+}
+
+// A table for two people: made with its invite; the first deal waits for the other person.
+async function rename(name) {
+  if (!name || name === myName) return;
+  try { myName = (await api.rename(name)).name; } catch (err) { showReason(err.message); }
+}
+
+async function startPeople(choice) {
+  setBusy(true);
+  $("notice").hidden = true;
+  const { name, ...opts } = choice;
+  try {
+    await rename(name || (myName === "You" ? await askName() : ""));
+    const created = await api.newMatch(opts);
+    state = null;
+    refusedSeed = null;
+    await load(created);
+    afterMove(false, false);
+    $("invite-copy").focus();
+  } catch (err) {
+    setBusy(false);
+    showReason(err.message);
+    if (!state) showEmpty();
+  }
+}
+
+// Take the free seat of a table by its invite or short code.
+async function joinTable(code) {
+  setBusy(true);
+  $("notice").hidden = true;
+  try {
+    const joined = await api.join(code);
+    state = null;
+    refusedSeed = null;
+    await load(joined);
+    afterMove(false, false);
+    const deal = $("btn-deal");
+    if (!deal.hidden) deal.focus();
+    return true;
+  } catch (err) {
+    setBusy(false);
+    showReason(err.message);
+    if (state) draw(); else showEmpty();
+    return false;
   }
 }
 
@@ -510,9 +590,29 @@ async function boot() {
   wire();
   setupLearn(lent);
   setupCoach(lent);
+  setupPeople({
+    current: () => state,
+    refresh: () => refreshLive(),
+    announce: (text) => announce(text),
+    show: (next) => lent.show(next),
+    open: async (id) => { try { lent.show(await api.state(id)); } catch (err) { showReason(err.message); } },
+  });
+  const invite = inviteFromUrl();
   try {
-    const me = await ensurePlayer();
+    const me = await ensurePlayer(invite ? askName : null);
+    myName = me.name;
+    $("opt-name").value = me.name === "You" ? "" : me.name;
     options = await api.options();
+    if (invite) {
+      // Whoever takes a seat at a table for two is named there: asked once, if not yet.
+      if (myName === "You") await rename(await askName());
+      // The address is the invite: take the seat once, then the address is the table's own.
+      history.replaceState(null, "", "/");
+      setBusy(false);
+      document.body.dataset.ready = "true";
+      if (await joinTable(invite)) return;
+      if (!me.current_match) { startNewGame(); return; }
+    }
     if (me.current_match) {
       state = await api.state(me.current_match);
       observe(state);

@@ -324,6 +324,10 @@ async function lessonCoach(situation, move) {
 
 function afterMove(state, info) {
   if (info.mover || document.body.dataset.mode) return;
+  // At a table for two people the coach is off while the match is played (the server says
+  // 409); after it, each hand's review covers this person's own decisions.
+  const people = state.opponent === "person";
+  if (people && !["over", "abandoned"].includes(state.status)) { hideReview(); clearRemark(); return; }
   // No hand yet (the first deal waits for the client seed): nothing to review.
   const over = Boolean(state.hand && state.hand.result);
   if (!over) hideReview();

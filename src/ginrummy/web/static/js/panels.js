@@ -62,8 +62,19 @@ export function openNewGame(options, inProgress) {
     });
     $("bonus-list").replaceChildren(...lines.map((t) => Object.assign(document.createElement("li"), { textContent: t })));
   };
-  form.oninput = update;
+  const person = () => form.elements.opponent.value === "person";
+  const kind = () => {
+    levels.hidden = person();
+    $("person-options").hidden = !person();
+    $("new-seal").hidden = person();
+    $("new-start").textContent = person() ? "Create the table" : "Start";
+  };
+  form.oninput = () => { update(); kind(); };
   update();
+  kind();
+  fillLobby();
+  // The list is fetched again whenever the join box is opened: tables come and go.
+  $("join-box").ontoggle = () => { if ($("join-box").open) fillLobby(); };
   $("new-warning").hidden = !inProgress;
   $("new-cancel").hidden = false;
   // The first hand's client seed, drawn here in the browser (a new one each time).
@@ -73,7 +84,15 @@ export function openNewGame(options, inProgress) {
     let chosen = null;
     form.onsubmit = (ev) => {
       ev.preventDefault();
-      chosen = {
+      chosen = person() ? {
+        opponent: "person",
+        profile: form.elements.profile.value,
+        hollywood: $("opt-hollywood").checked,
+        last_discard_chance: $("opt-ldc").checked,
+        name: $("opt-name").value.trim(),
+        clock: $("opt-clock").value ? Number($("opt-clock").value) : null,
+        open: $("opt-open").checked,
+      } : {
         profile: form.elements.profile.value,
         level: form.elements.level.value,
         hollywood: $("opt-hollywood").checked,
@@ -83,12 +102,47 @@ export function openNewGame(options, inProgress) {
       dialog.close();
     };
     $("new-cancel").onclick = () => dialog.close();
+    const join = (code) => {
+      const text = code.trim();
+      if (!text) { $("join-status").textContent = "Type the code your friend read you."; return; }
+      chosen = { join: text };
+      dialog.close();
+    };
+    $("join-go").onclick = () => join($("join-code").value);
+    $("join-code").onkeydown = (ev) => { if (ev.key === "Enter") { ev.preventDefault(); join($("join-code").value); } };
+    $("lobby").onclick = (ev) => {
+      const btn = ev.target.closest("button[data-invite]");
+      if (btn) join(btn.dataset.invite);
+    };
     dialog.addEventListener("close", () => resolve(chosen), { once: true });
     dialog.showModal();
     // Focus on Start (Enter starts), with the window read from its title down.
     $("new-start").focus({ preventScroll: true });
     dialog.scrollTop = 0;
   });
+}
+
+const CLOCK_TEXT = { 30: "30 s a move", 60: "60 s a move", 120: "2 min a move" };
+
+/** The open tables (anyone may join), each with a Join button. */
+async function fillLobby() {
+  const list = $("lobby");
+  $("join-status").textContent = "";
+  let tables = [];
+  try { tables = await api.lobby(); } catch { /* offline: an empty list */ }
+  const items = tables.map((t) => {
+    const li = document.createElement("li");
+    const btn = document.createElement("button");
+    btn.type = "button";
+    btn.dataset.invite = t.invite;
+    btn.textContent = "Join";
+    btn.setAttribute("aria-label", `Join ${t.creator}'s table`);
+    const clock = t.clock ? CLOCK_TEXT[t.clock] || `${t.clock} s a move` : "no clock";
+    li.append(`${t.creator}: ${t.rules}${t.hollywood ? ", Hollywood" : ""}, ${clock} `, btn);
+    return li;
+  });
+  if (!items.length) items.push(Object.assign(document.createElement("li"), { className: "muted small", textContent: "No open table right now." }));
+  list.replaceChildren(...items);
 }
 
 /** Fill the rules panel with one rule set's cheat sheet (the same sheet as `ginrummy rules`). */

@@ -17,6 +17,12 @@ export function handGroups(hand, sort) {
   return groups;
 }
 
+/** The other seat's name: the computer, or the other person at a table for two. */
+export function opponentName(state) {
+  if (state.opponent !== "person" || !state.people) return "Computer";
+  return state.people.names[1 - state.seat] || "Your friend";
+}
+
 export function optionFor(hand, code) {
   return hand.card_options.find((o) => o.card === code) || null;
 }
@@ -24,9 +30,9 @@ export function optionFor(hand, code) {
 function renderOpponent(state, anim) {
   const hand = state.hand;
   const count = anim ? anim.oppCount : hand.opponent.card_count;
-  $("opp-title").textContent = "Computer";
+  $("opp-title").textContent = opponentName(state);
   $("opp-count").textContent = plural(count, "card");
-  $("opp-level").textContent = `· ${state.level}`;
+  $("opp-level").textContent = state.opponent === "person" ? "" : `· ${state.level}`;
   const backs = $("opp-backs");
   backs.replaceChildren(...Array.from({ length: count }, () => backElement()));
   // Every discard it picked up; the ones it has thrown back since are dimmed.
@@ -231,7 +237,7 @@ function renderScore(state) {
     v.innerHTML = "";
     const a = document.createElement("strong"); a.textContent = String(you);
     const b = document.createElement("strong"); b.textContent = String(comp);
-    v.append("You ", a, " · Computer ", b);
+    v.append("You ", a, ` · ${opponentName(state)} `, b);
     div.append(l, v);
     return div;
   };
@@ -347,9 +353,10 @@ function renderHandEnd(state) {
   // The hand's end lays out both hands: the computer's backs and the action buttons step aside.
   document.body.dataset.ended = String(show);
   if (!show) return;
-  const who = result.knocker === "you" ? "You" : "Computer";
+  const other = state.opponent === "person" ? opponentName(state) : "the computer";
+  const who = result.knocker === "you" ? "You" : opponentName(state);
   const title = result.kind === "cancelled" ? `Hand ${state.hand.number}: cancelled`
-    : result.kind === "undercut" ? `Hand ${state.hand.number}: ${who} knocked and ${result.winner === "you" ? "you" : "the computer"} undercut`
+    : result.kind === "undercut" ? `Hand ${state.hand.number}: ${who} knocked and ${result.winner === "you" ? "you" : other} undercut`
     : `Hand ${state.hand.number}: ${who} ${KIND_TITLES[result.kind] === "knocked" ? "knocked" : `went ${KIND_TITLES[result.kind]}`}`;
   $("end-title").textContent = title;
   $("end-text").textContent = result.explanation;
@@ -405,7 +412,7 @@ export function render(state, ui, { busy = false, anim = null } = {}) {
   renderScore(state);
   renderLog(state);
   if (!anim) renderHandEnd(state);
-  $("prompt").textContent = busy ? "The computer is playing…" : statusPrompt(state);
+  $("prompt").textContent = busy ? (state.opponent === "person" ? "Sending…" : "The computer is playing…") : statusPrompt(state);
 }
 
 export function statusPrompt(state) {

@@ -9,7 +9,7 @@
 // The check uses the witness, not what the server reports afterwards, wherever it has it.
 
 import { api } from "./api.js";
-import { randomClientSeed, verifyHand, VERSION } from "./verify.js";
+import { combineClientSeeds, randomClientSeed, verifyHand, VERSION } from "./verify.js";
 
 const $ = (id) => document.getElementById(id);
 const WITNESS_KEY = "ginrummy.sealed";
@@ -89,9 +89,11 @@ function facts(rows) {
   return dl;
 }
 
+let otherSeatName = "the computer";
+
 function dealerText(sealed, yourSeat) {
   return sealed.dealer_seat === yourSeat ? `you (seat ${sealed.dealer_seat})`
-    : `the computer (seat ${sealed.dealer_seat})`;
+    : `${otherSeatName} (seat ${sealed.dealer_seat})`;
 }
 
 const short = (hex) => `${hex.slice(0, 16)}…`;
@@ -170,7 +172,11 @@ function revealedBlock(state, sealed) {
     facts([
       ["Commitment", s.commitment, true],
       ["Server seed", s.server_seed, true],
-      ["Client seed", s.client_seed, true],
+      ...(s.client_seeds ? [
+        ["Your client seed", s.client_seeds[sealed.your_seat], true],
+        ["The other person's seed", s.client_seeds[1 - sealed.your_seat], true],
+        ["Both combined", s.client_seed, true],
+      ] : [["Client seed", s.client_seed, true]]),
       ["Nonce", String(s.nonce)],
       ["Dealer", dealerText(s, sealed.your_seat)],
       ["Algorithm", s.version],
@@ -253,6 +259,8 @@ function quietLine(state) {
 
 /** Draw the sealed parts of the table: the first deal's panel, the hand-end seal, the line. */
 export function renderSealed(state, onDeal, firstSeed = null) {
+  otherSeatName = state.opponent === "person" && state.people
+    ? state.people.names[1 - state.seat] || "the other person" : "the computer";
   if (state.meta && (state.meta.situation || state.meta.revisit)) {
     // A sample situation (Learn panel) or a decision reopened by the coach (Revisit) is a
     // position, not a dealt hand: nothing is sealed.
@@ -308,7 +316,8 @@ export function renderSealed(state, onDeal, firstSeed = null) {
 
   const line = $("seal-line");
   if (sealed && hand && sealed.hand && !hand.result) {
-    line.textContent = `Sealed deal: commitment ${short(sealed.hand.commitment)}, your seed “${sealed.hand.client_seed}”.`;
+    const yours = sealed.hand.client_seeds ? sealed.hand.client_seeds[sealed.your_seat] : sealed.hand.client_seed;
+    line.textContent = `Sealed deal: commitment ${short(sealed.hand.commitment)}, your seed “${yours}”.`;
     line.title = sealed.hand.commitment;
   } else {
     line.textContent = "";
@@ -322,6 +331,7 @@ export function renderSealed(state, onDeal, firstSeed = null) {
 const LABELS = {
   seen: "Commitment shown before the deal",
   seed: "Your client seed",
+  combined: "Both seeds combined",
   nonce: "Nonce",
   inputs: "Inputs",
   version: "Algorithm",
@@ -333,7 +343,7 @@ const LABELS = {
 };
 
 /** The inputs of the check, preferring what this page saw to what the server reports now. */
-export function verifyInputs(state) {
+export async function verifyInputs(state) {
   const sealed = state.meta.sealed;
   const s = sealed.hand;
   const hand = state.hand;
@@ -350,11 +360,27 @@ export function verifyInputs(state) {
   } else {
     notes.push("This browser did not keep the commitment shown before this deal (the hand was dealt elsewhere, or the storage was cleared): the commitment checked is the one the server reports.");
   }
+  const own = s.client_seeds ? s.client_seeds[yourSeat] : s.client_seed;
+  let clientSeed = w.clientSeed !== undefined ? w.clientSeed : s.client_seed;
+  if (s.client_seeds) {
+    // Two people: this page's own seed, the other's as revealed, combined here.
+    const mine = w.clientSeed !== undefined ? w.clientSeed : own;
+    const pair = yourSeat === 0 ? [mine, s.client_seeds[1]] : [s.client_seeds[0], mine];
+    try {
+      clientSeed = await combineClientSeeds(pair[0], pair[1]);
+      const same = clientSeed === s.client_seed;
+      extra.push({ check: "combined", ok: same, detail: same
+        ? "both people's seeds, combined in this browser, give the seed the deck was shuffled with"
+        : `both seeds combine to ${clientSeed}, but the server reports ${s.client_seed}` });
+    } catch (err) {
+      extra.push({ check: "combined", ok: false, detail: err.message });
+    }
+  }
   if (w.clientSeed !== undefined) {
-    const same = w.clientSeed === s.client_seed;
+    const same = w.clientSeed === own;
     extra.push({ check: "seed", ok: same, detail: same
       ? `the deal used the client seed this page sent, “${w.clientSeed}”`
-      : `this page sent “${w.clientSeed}”, but the server reports “${s.client_seed}”` });
+      : `this page sent “${w.clientSeed}”, but the server reports “${own}”` });
   } else {
     notes.push("This browser did not send this hand's client seed: the seed checked is the one the server reports.");
   }
@@ -366,7 +392,7 @@ export function verifyInputs(state) {
   const dealt = w.dealt || null;
   const data = {
     serverSeed: s.server_seed,
-    clientSeed: w.clientSeed !== undefined ? w.clientSeed : s.client_seed,
+    clientSeed,
     nonce: hand.number,
     dealer: dealerSeat,
     commitment: w.commitment || s.commitment,
@@ -381,7 +407,7 @@ export function verifyInputs(state) {
 
 /** Every check of the hand, run in this browser: what the page saw against what was revealed. */
 export async function runChecks(state) {
-  const { data, extra, notes } = verifyInputs(state);
+  const { data, extra, notes } = await verifyInputs(state);
   let result;
   try {
     result = await verifyHand(data);

@@ -12,6 +12,8 @@
 //   CARD_TEXT                                the 52 cards in engine order, Ac 2c ... Ks
 //   clientSeedProblem(seed) -> string|null   why a client seed is refused, or null if it is fine
 //   randomClientSeed() -> string             16 random hex digits, offered to the player
+//   await combineClientSeeds(seat0, seat1) -> string
+//                                            two people's seeds combined (ginrummy-two-party-v1)
 //   await commitmentOf(serverSeedHex, nonce, dealer) -> string
 //                                            the commitment (64 hex digits) these inputs give
 //   await shuffleDeck(serverSeedHex, clientSeed, nonce) -> string[]
@@ -141,6 +143,23 @@ export async function commitmentOf(serverSeedHex, nonce, dealer) {
     bigEndian(checkNonce(nonce), 8),
     new Uint8Array([checkDealer(dealer)]),
   );
+  return bytesToHex(new Uint8Array(await subtle().digest("SHA-256", data)));
+}
+
+export const TWO_PARTY = "ginrummy-two-party-v1";
+
+/** The client seed of a hand between two people (docs/sealed-deals.md, "The combination"):
+ * hex(SHA-256(TWO_PARTY || 0x00 || u16(len A) || A || u16(len B) || B)), A and B the UTF-8
+ * bytes of seat 0's and seat 1's seeds. */
+export async function combineClientSeeds(seat0, seat1) {
+  for (const seed of [seat0, seat1]) {
+    const problem = clientSeedProblem(seed);
+    if (problem) throw new Error(problem);
+  }
+  const a = encoder.encode(seat0);
+  const b = encoder.encode(seat1);
+  const data = concat(encoder.encode(TWO_PARTY), new Uint8Array([0]),
+    bigEndian(BigInt(a.length), 2), a, bigEndian(BigInt(b.length), 2), b);
   return bytesToHex(new Uint8Array(await subtle().digest("SHA-256", data)));
 }
 
