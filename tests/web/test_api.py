@@ -406,7 +406,8 @@ def test_the_server_never_deals_with_a_client_seed_of_its_own(
     auth = new_player(client)
     old = new_match(client, auth)
     r = client.post("/api/matches", json={"level": "random", "deal": True}, headers=auth)
-    assert r.status_code == 400 and "client_seed" in r.json()["detail"]
+    assert r.status_code == 422 and "client_seed" in r.json()["detail"]
+    assert r.json()["detail"].startswith("deal: the server no longer deals")
     assert client.get("/api/me", headers=auth).json()["current_match"] == old["id"]
     assert client.get(f"/api/matches/{old['id']}", headers=auth).json()["status"] == "playing"
     state = new_match(client, auth, deal=False)

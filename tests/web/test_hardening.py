@@ -67,9 +67,13 @@ def test_every_request_body_is_strict_and_refuses_control_characters_in_text() -
         for operation in operations.values():
             content = operation.get("requestBody", {}).get("content", {})
             for media in content.values():
-                ref = media["schema"].get("$ref") or next(
-                    s["$ref"] for s in media["schema"]["anyOf"] if "$ref" in s)
-                bodies.add(ref.rsplit("/", 1)[1])
+                # One model, an optional one (anyOf with null) or a union of kinds (oneOf).
+                body = media["schema"]
+                refs = [body["$ref"]] if "$ref" in body else [
+                    s["$ref"] for s in body.get("anyOf", []) + body.get("oneOf", [])
+                    if "$ref" in s]
+                assert refs, body
+                bodies.update(ref.rsplit("/", 1)[1] for ref in refs)
     assert bodies and bodies <= set(models), bodies - set(models)
     checked = 0
     for name in sorted(bodies):

@@ -72,9 +72,10 @@ def test_the_lobby_lists_open_tables_until_someone_joins(client: TestClient) -> 
     ({"opponent": "person", "clock": 45}, 422),
     ({"opponent": "robot"}, 422),
     ({"opponent": "person", "open": "yes"}, 422),
-    ({"opponent": "person", "deal": True}, 400),
-    ({"level": "random", "clock": 30}, 400),
-    ({"level": "random", "open": True}, 400),
+    ({"opponent": "person", "deal": True}, 422),
+    ({"opponent": "person", "level": "hard"}, 422),
+    ({"level": "random", "clock": 30}, 422),
+    ({"level": "random", "open": True}, 422),
 ])
 def test_bad_people_tables_are_refused(client: TestClient, store: Store,
                                        body: dict[str, Any], status: int) -> None:

@@ -36,6 +36,7 @@ from .learn_routes import router as learn_router
 from .limits import CoachPool, RateLimiter, RateLimits
 from .live_routes import install as install_live
 from .routes import router
+from .schemas import MATCH_KINDS
 from .service import Conflict, NotFound, TableService
 from .token_routes import router as token_router
 
@@ -173,7 +174,11 @@ async def _send_json(
 def _validation_message(exc: RequestValidationError) -> str:
     parts = []
     for err in exc.errors()[:5]:
-        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "request"
+        # Leave out "body" and the tag of the new-match body's kind ("computer", "person").
+        loc = [str(p) for p in err.get("loc", ()) if p != "body"]
+        if len(loc) > 0 and loc[0] in MATCH_KINDS:
+            loc = loc[1:]
+        where = ".".join(loc) or "request"
         parts.append(f"{where}: {err.get('msg', 'invalid')}")
     return "; ".join(parts) or "The request is not valid."
 

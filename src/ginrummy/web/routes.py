@@ -17,13 +17,13 @@ from .limits import limit_new_players
 from .rules_text import profile_catalogue
 from .schemas import (
     LobbyTable,
+    MatchIn,
     MatchState,
     MatchSummary,
     MoveIn,
     NewPlayerIn,
     NextHandIn,
     OptionsOut,
-    PeopleMatchIn,
     PlayerOut,
     RatedMatchOut,
     RatingOut,
@@ -122,7 +122,7 @@ def rename(player: Player, service: Service, body: NewPlayerIn) -> PlayerOut:
 
 
 @router.post("/matches", response_model=MatchState, status_code=201, responses=ERRORS)
-def new_match(player: Player, service: Service, body: PeopleMatchIn) -> MatchState:
+def new_match(player: Player, service: Service, body: MatchIn) -> MatchState:
     """Start a match against the computer, or with ``"opponent": "person"`` a table for two
     people (the answer's ``invite`` and ``people.code`` let the other person join). The
     player's unfinished match ends (against a person: a forfeit, counted). The first hand is

@@ -12,7 +12,15 @@ import re
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+)
 from pydantic_core import PydanticCustomError
 
 Who = Literal["you", "computer"]
@@ -80,17 +88,40 @@ class NewPlayerIn(_In):
     name: Text = Field("You", min_length=1, max_length=40, description="shown on score sheets")
 
 
-class NewMatchIn(_In):
+#: Why ``"deal": true`` is refused (the body's ``deal`` may only be false).
+NO_SERVER_DEAL = (
+    "the server no longer deals the first hand by itself: its client seed would be the "
+    "server's choice, so the deal could not be shown to be fair. Leave out \"deal\" (or send "
+    "false), read the first hand's commitment in meta.sealed.next, then POST next-hand with "
+    "your client_seed."
+)
+
+
+def _no_server_deal(value: object) -> object:
+    if value is True:
+        raise PydanticCustomError("server_deal", NO_SERVER_DEAL)
+    if not isinstance(value, bool):  # strict: 0 is not false
+        raise PydanticCustomError("bool_type", "Input should be a valid boolean")
+    return value
+
+
+class _MatchRulesIn(_In):
     profile: Profile = "traditional"
     hollywood: bool = False
     last_discard_chance: bool = False
+
+
+class NewMatchIn(_MatchRulesIn):
+    """``POST /api/matches`` against the computer (``opponent`` left out or ``"computer"``)."""
+
+    opponent: Literal["computer"] = "computer"
     level: Level = "medium"
-    deal: bool = Field(
+    deal: Annotated[Literal[False], BeforeValidator(_no_server_deal)] = Field(
         False,
-        description="must be false (the default): the match waits, showing the first hand's "
+        description="only false (the default): the match waits, showing the first hand's "
         "sealed commitment in meta.sealed.next, for POST next-hand with your own client seed. "
-        "true (the server dealing at once, with a seed it chose) is refused: that deal would "
-        "not be provably fair",
+        "The server never deals at once with a seed it chose: that deal would not be provably "
+        "fair",
     )
 
 
@@ -438,18 +469,30 @@ def error_answers(**by_status: str) -> dict[int | str, dict[str, object]]:
 Clock = Literal[30, 60, 120]
 
 
-class PeopleMatchIn(NewMatchIn):
-    """``POST /api/matches``: today's body, plus a table for two people with ``opponent``."""
+class PeopleMatchIn(_MatchRulesIn):
+    """``POST /api/matches`` with ``"opponent": "person"``: a table for two people, joined
+    with its invite."""
 
-    opponent: Literal["computer", "person"] = Field(
-        "computer", description="person: a table for two people, joined with its invite"
-    )
-    open: bool = Field(
-        False, strict=True, description="list the table in the lobby: anyone may join"
-    )
+    opponent: Literal["person"]
+    open: bool = Field(False, description="list the table in the lobby: anyone may join")
     clock: Clock | None = Field(
         None, description="seconds per move (and per client seed between hands); null: off"
     )
+
+
+def _opponent(body: object) -> str:
+    found = body.get("opponent", "computer") if isinstance(body, dict) else getattr(
+        body, "opponent", "computer")
+    return found if found in ("computer", "person") else "computer"
+
+
+#: The body of ``POST /api/matches``: against the computer, or a table for two people, told
+#: apart by ``opponent`` (so a clock or the lobby at a computer table is an unknown field).
+MATCH_KINDS = ("computer", "person")
+MatchIn = Annotated[
+    Annotated[NewMatchIn, Tag("computer")] | Annotated[PeopleMatchIn, Tag("person")],
+    Discriminator(_opponent),
+]
 
 
 class ClockOut(BaseModel):

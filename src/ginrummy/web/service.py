@@ -91,12 +91,6 @@ HUMAN, COMPUTER = 0, 1
 
 #: Why ``"deal": true`` is refused: a deal the server starts by itself has a client seed the
 #: server chose, so it proves nothing.
-NO_SERVER_DEAL = (
-    "The server no longer deals the first hand by itself: its client seed would be the "
-    "server's choice, so the deal could not be shown to be fair. Leave out \"deal\" (or send "
-    "false), read the first hand's commitment in meta.sealed.next, then POST next-hand with "
-    "your client_seed."
-)
 #: Why a next-hand request without a client seed is refused.
 SEND_CLIENT_SEED = (
     "Send your client seed (\"client_seed\": 1 to 256 bytes of text) to deal the hand: the "
@@ -191,24 +185,18 @@ class TableService:
 
     # Matches.
 
-    def new_match(self, player: PlayerInfo, options: NewMatchIn) -> MatchState:
+    def new_match(self, player: PlayerInfo, options: NewMatchIn | PeopleMatchIn) -> MatchState:
         """Start a match (the player's unfinished one ends: abandoned against the computer,
         forfeited against a person), its first hand sealed and waiting for the client seed.
         ``options`` with ``opponent="person"`` (:class:`PeopleMatchIn`) opens a table for two
         people with an invite."""
-        if options.deal:
-            raise GinRummyError(NO_SERVER_DEAL)
         rules = get_rules(
             options.profile,
             hollywood=options.hollywood,
             last_discard_chance=options.last_discard_chance,
         )
         if isinstance(options, PeopleMatchIn):
-            if options.opponent == "person":
-                return self._new_people_match(player, rules, options.open, options.clock)
-            if options.open or options.clock is not None:
-                raise GinRummyError("A clock and the lobby are for tables for two people: "
-                                    "send \"opponent\": \"person\", or leave them out.")
+            return self._new_people_match(player, rules, options.open, options.clock)
         computer = self._computer(options.level)  # refuses "agent" when there is none
         deal_seed = secrets.token_hex(16)
         match = Match(rules, seed=deal_seed, start=False)

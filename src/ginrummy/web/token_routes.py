@@ -15,6 +15,7 @@ __all__ = ["router"]
 router = APIRouter(prefix="/api")
 
 ERRORS = error_answers(
+    e400="a body that is not JSON",
     e401="missing or unknown player token",
     e404="the transfer code is unknown, used already or expired",
     e413="request body too large",
