@@ -33,7 +33,7 @@ players per address).
 The figures: latency p50/p95/p99/max, errors (a refused request, an event not seen within
 ``--timeout``, a stream that ended), and CPU per move: the server processes' CPU time (user +
 system, from ``/proc``, the supervisor and its workers) over the timed phase divided by the
-moves; ``db cpu`` adds the local PostgreSQL processes' when the database is PostgreSQL on this
+moves; ``db cpu`` adds the CPU of the PostgreSQL server's processes when it runs on this
 machine. ``--think`` pauses a random 0 to 2×THINK seconds before each move (default 0: every
 table moves as fast as it can, a saturation test). ``--hold S`` first keeps every stream open S
 seconds with nobody moving and prints the servers' CPU meanwhile. Every loop is bounded:
@@ -142,18 +142,25 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / TICKS
 
 
-def postgres_pids() -> list[int]:
-    """Every local process named ``postgres`` (the cluster's server processes)."""
-    out = []
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/comm", encoding="ascii") as f:
-                    if f.read().strip() == "postgres":
-                        out.append(int(name))
-            except OSError:
-                pass
-    return out
+def postmaster_of(db: str) -> int | None:
+    """The pid of the PostgreSQL server of ``db`` when it runs on this machine (the parent of
+    a backend), so that only its processes are counted, not other clusters'."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    conninfo = make_url(db).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(conninfo) as conn:
+        row = conn.execute("SELECT pg_backend_pid()").fetchone()
+    try:
+        with open(f"/proc/{row[0] if row else 0}/stat", encoding="ascii") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None  # not on this machine
+
+
+def postgres_pids(postmaster: int | None) -> list[int]:
+    """The processes of the PostgreSQL server ``postmaster`` (none when it is elsewhere)."""
+    return process_tree([postmaster]) if postmaster is not None else []
 
 
 @dataclass
@@ -416,7 +423,7 @@ def percentile(xs: list[float], p: float) -> float:
 
 async def run(urls: list[str], tokens: list[list[str]], args: argparse.Namespace,
               results: Results, roots: list[int],
-              db_pids: list[int]) -> tuple[int, float, float, float]:
+              postmaster: int | None) -> tuple[int, float, float, float]:
     start = asyncio.Event()
     rng = random.Random(args.seed)
     play = people_table if args.people else computer_table
@@ -433,7 +440,7 @@ async def run(urls: list[str], tokens: list[list[str]], args: argparse.Namespace
         c0, w0 = cpu_seconds(pids), time.perf_counter()
         await asyncio.sleep(args.hold)
         results.idle = (cpu_seconds(pids) - c0) / (time.perf_counter() - w0)
-    db_before = {pid: cpu_seconds([pid]) for pid in db_pids}
+    db_before = {pid: cpu_seconds([pid]) for pid in postgres_pids(postmaster)}
     cpu0, t0 = cpu_seconds(pids), time.perf_counter()
     results.client_cpu = -time.process_time()
     start.set()
@@ -449,7 +456,7 @@ async def run(urls: list[str], tokens: list[list[str]], args: argparse.Namespace
             moves += d
     # Database connections opened during the run count whole.
     db_cpu = sum(cpu_seconds([pid]) - db_before.get(pid, 0.0)
-                 for pid in (postgres_pids() if db_pids else []))
+                 for pid in postgres_pids(postmaster))
     return moves, cpu_seconds(pids) - cpu0, db_cpu, wall
 
 
@@ -506,14 +513,15 @@ def main(argv: list[str] | None = None) -> None:
           f"db {shown_db}" + (", no watchers" if args.no_watchers else ""))
     servers = start_servers(db, args.servers, args.workers)
     roots = [p.pid for p, _u in servers]
-    db_pids = postgres_pids() if db.startswith("postgresql") else []
+    postmaster = postmaster_of(db) if db.startswith("postgresql") else None
+    db_pids = postgres_pids(postmaster)
     results = Results()
     try:
         per_table = 2 if args.people else 1
         flat = make_players(db, per_table * args.tables)
         tokens = [flat[per_table * n:per_table * (n + 1)] for n in range(args.tables)]
         moves, cpu, db_cpu, wall = asyncio.run(
-            run([u for _p, u in servers], tokens, args, results, roots, db_pids))
+            run([u for _p, u in servers], tokens, args, results, roots, postmaster))
     finally:
         stop(servers)
     ms = 1000.0
