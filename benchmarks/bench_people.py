@@ -76,6 +76,16 @@ def start_servers(db: str, servers: int,
     """``servers`` servers on ``db`` (each ``ginrummy serve --workers workers``), started one
     after the other (the first creates the tables)."""
     started: list[tuple[subprocess.Popen[bytes], str]] = []
+    try:
+        _start(db, servers, workers, started)
+    except BaseException:  # a server that did not start, or Ctrl-C: stop what started
+        stop(started)
+        raise
+    return started
+
+
+def _start(db: str, servers: int, workers: int,
+           started: list[tuple[subprocess.Popen[bytes], str]]) -> None:
     for _ in range(servers):
         port = free_port()
         proc = subprocess.Popen(
@@ -93,10 +103,8 @@ def start_servers(db: str, servers: int,
             except httpx.HTTPError:
                 pass
             if proc.poll() is not None or time.monotonic() > deadline:
-                stop(started)
                 raise SystemExit("a server did not start")
             time.sleep(0.05)
-    return started
 
 
 def stop(servers: list[tuple[subprocess.Popen[bytes], str]]) -> None:
