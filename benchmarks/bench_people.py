@@ -47,6 +47,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import socket
 import statistics
 import subprocess
@@ -532,6 +533,7 @@ def main(argv: list[str] | None = None) -> None:
             run([u for _p, u in servers], tokens, args, results, roots, postmaster))
     finally:
         stop(servers)
+        shutil.rmtree(folder, ignore_errors=True)  # the SQLite file, when it made one
     ms = 1000.0
     lat, req = results.latencies, results.requests
     crossed = [x for x, c in zip(lat, results.crossed, strict=True) if c]
