@@ -377,48 +377,68 @@ async def people_table(n: int, urls: list[str], tokens: list[str], args: argpars
         await new_table()
         results.ready += 1
         await start.wait()
+        async def read_both(mid: str) -> None:
+            for s in (0, 1):
+                state[s] = (await http[s].http.get(f"/api/matches/{mid}")).json()
+
         try:
-            while timed < args.moves:
+            # Bounded: a request that fails is counted and the table goes on, a few times over.
+            for _attempt in range(3 * args.moves + 10):
+                if timed >= args.moves:
+                    break
                 if args.think:
                     await asyncio.sleep(rng.uniform(0, 2 * args.think))
                 table = state[0]  # always current: seat 0 moved or read it last
                 mid = table["id"]
-                if table["status"] == "over":
-                    await new_table()
-                    continue
-                if table["status"] == "between_hands":
-                    seat = rng.choice([s for s in (0, 1) if not table["people"]["seeds_in"][s]])
-                    path, body = "next-hand", {"version": state[seat]["version"],
-                                               "client_seed": f"t{n} s{seat} {rng.random()}"}
-                else:
-                    seat = 0 if table["hand"]["your_turn"] else 1
-                    move = rng.choice(state[seat]["hand"]["legal_moves"])
-                    path, body = "moves", {"move": move, "version": state[seat]["version"]}
-                other = 1 - seat
-                t0 = time.perf_counter()
-                r = await http[seat].http.post(f"/api/matches/{mid}/{path}", json=body)
-                t1 = time.perf_counter()
-                if r.status_code != 200:
-                    results.error(f"move {r.status_code}")
-                    for s in (0, 1):
-                        state[s] = (await http[s].http.get(f"/api/matches/{mid}")).json()
-                    continue
-                state[seat] = r.json()
-                timed += 1
-                results.requests.append(t1 - t0)
-                where = await http[seat].worker_of(r)
-                arrived = await watchers[other].wait_for(state[seat]["version"], args.timeout)
-                if arrived is None:
-                    results.error("event missing")
-                else:
-                    results.latencies.append(arrived - t0)
-                    results.crossed.append(where != watchers[other].worker)
-                # The other person reads the table on the event, as the page does.
-                r = await http[other].http.get(f"/api/matches/{mid}")
-                if r.status_code != 200:
-                    results.error(f"read {r.status_code}")
-                    continue
-                state[other] = r.json()
+                try:
+                    if any(w.task.done() for w in watchers):  # a stream ended: the page reopens
+                        for seat, w in enumerate(watchers):
+                            if w.task.done():
+                                watchers[seat] = Watcher(listen[seat], mid, results)
+                    if table["status"] == "over":
+                        await new_table()
+                        continue
+                    if table["status"] == "between_hands":
+                        seat = rng.choice([s for s in (0, 1)
+                                           if not table["people"]["seeds_in"][s]])
+                        path, body = "next-hand", {"version": state[seat]["version"],
+                                                   "client_seed": f"t{n} s{seat} {rng.random()}"}
+                    else:
+                        seat = 0 if table["hand"]["your_turn"] else 1
+                        move = rng.choice(state[seat]["hand"]["legal_moves"])
+                        path, body = "moves", {"move": move, "version": state[seat]["version"]}
+                    other = 1 - seat
+                    t0 = time.perf_counter()
+                    r = await http[seat].http.post(f"/api/matches/{mid}/{path}", json=body)
+                    t1 = time.perf_counter()
+                    if r.status_code != 200:
+                        results.error(f"move {r.status_code}")
+                        await read_both(mid)
+                        continue
+                    state[seat] = r.json()
+                    timed += 1
+                    results.requests.append(t1 - t0)
+                    where = await http[seat].worker_of(r)
+                    arrived = await watchers[other].wait_for(state[seat]["version"],
+                                                             args.timeout)
+                    if arrived is None:
+                        results.error("event missing")
+                    else:
+                        results.latencies.append(arrived - t0)
+                        results.crossed.append(where != watchers[other].worker)
+                    # The other person reads the table on the event, as the page does.
+                    r = await http[other].http.get(f"/api/matches/{mid}")
+                    if r.status_code != 200:
+                        results.error(f"read {r.status_code}")
+                        await read_both(mid)
+                        continue
+                    state[other] = r.json()
+                except httpx.TransportError as exc:
+                    results.error(f"{type(exc).__name__}: {exc}"[:120])
+                    try:
+                        await read_both(mid)
+                    except httpx.TransportError as again:
+                        results.error(f"{type(again).__name__}: {again}"[:120])
         finally:
             for w in watchers:
                 await w.close()
@@ -460,7 +480,7 @@ async def run(urls: list[str], tokens: list[list[str]], args: argparse.Namespace
     moves = 0
     for d in done:
         if isinstance(d, BaseException):
-            results.error(type(d).__name__)
+            results.error(f"{type(d).__name__}: {d}"[:120])
         else:
             moves += d
     # Database connections opened during the run count whole.
