@@ -175,7 +175,7 @@ def postgres_pids(postmaster: int | None) -> list[int]:
 @dataclass
 class Results:
     latencies: list[float] = field(default_factory=list)
-    crossed: list[bool] = field(default_factory=list)
+    crossed: list[bool | None] = field(default_factory=list)  # None: a worker unknown
     requests: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
     ready: int = 0
@@ -272,6 +272,11 @@ class Watcher:
         await asyncio.gather(self.task, return_exceptions=True)
 
 
+def crossed(mover: str, stream: str) -> bool | None:
+    """Whether the event crossed worker processes (``None`` when either is unknown)."""
+    return None if "?" in (mover, stream) else mover != stream
+
+
 def http_client(url: str, token: str, args: argparse.Namespace) -> httpx.AsyncClient:
     # Idle connections are closed by the client before uvicorn's 5 s keep-alive runs out, so
     # a move is never sent on a connection the server is closing.
@@ -338,7 +343,7 @@ async def computer_table(n: int, urls: list[str], tokens: list[str], args: argpa
                     results.error("event missing")
                 else:
                     results.latencies.append(arrived - t0)
-                    results.crossed.append(where != watcher.worker)
+                    results.crossed.append(crossed(where, watcher.worker))
         finally:
             if watcher is not None:
                 await watcher.close()
@@ -425,7 +430,7 @@ async def people_table(n: int, urls: list[str], tokens: list[str], args: argpars
                         results.error("event missing")
                     else:
                         results.latencies.append(arrived - t0)
-                        results.crossed.append(where != watchers[other].worker)
+                        results.crossed.append(crossed(where, watchers[other].worker))
                     # The other person reads the table on the event, as the page does.
                     r = await http[other].http.get(f"/api/matches/{mid}")
                     if r.status_code != 200:
@@ -556,13 +561,13 @@ def main(argv: list[str] | None = None) -> None:
         shutil.rmtree(folder, ignore_errors=True)  # the SQLite file, when it made one
     ms = 1000.0
     lat, req = results.latencies, results.requests
-    crossed = [x for x, c in zip(lat, results.crossed, strict=True) if c]
-    same = [x for x, c in zip(lat, results.crossed, strict=True) if not c]
+    across = [x for x, c in zip(lat, results.crossed, strict=True) if c is True]
+    same = [x for x, c in zip(lat, results.crossed, strict=True) if c is False]
     other = "the other person's event" if args.people else "watcher's event"
     print()
     print(f"{'what (ms)':44} {'n':>6} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7}")
     for label, xs in [(f"request -> {other}", lat),
-                      ("  of which across worker processes", crossed),
+                      ("  of which across worker processes", across),
                       ("  of which within one process", same),
                       ("request -> its answer (the mover)", req)]:
         if xs:
