@@ -511,3 +511,32 @@ def test_a_table_for_two_on_postgresql(pg_url: str) -> None:
         assert client.get("/api/lobby").json() == []
     finally:
         store.close()
+
+
+def test_reading_the_table_records_presence_at_most_every_few_seconds(tmp_path: Any) -> None:
+    """A page reads the table after every event: those reads count as the person being here,
+    but write the presence row only when the last record is a few seconds old."""
+    from ginrummy.web.people import SEEN_EVERY_SECONDS
+
+    with people_app(tmp_path) as (client, clock, service, _changes):
+        t = People.start(client)
+        t.deal({0: "a", 1: "b"})
+        writes: list[tuple[str, int, float]] = []
+        touch = service.store.touch_people
+        service.store.touch_people = lambda m, s, now: (writes.append((m, s, now)),
+                                                        touch(m, s, now))[1]
+        start = clock.t
+        for _ in range(10):
+            t.state(1)
+        assert writes == []  # the deal just recorded seat 1 as seen
+        clock.t = start + SEEN_EVERY_SECONDS
+        for _ in range(10):
+            t.state(1)
+        assert writes == [(t.id, 1, clock.t)]
+        assert service.store.people_of(t.id).seen[1] == clock.t  # type: ignore[union-attr]
+        # Seat 1 still counts as here within the grace period from that write.
+        clock.t = start + 60
+        t.state(0)
+        clock.t = start + SEEN_EVERY_SECONDS + service.grace - 1
+        out = t.state(0)
+        assert out["status"] == "playing" and out["people"]["present"] == [True, True]

@@ -27,6 +27,7 @@ from .schemas import ClockOut, PeopleOut
 
 __all__ = [
     "GRACE_SECONDS",
+    "SEEN_EVERY_SECONDS",
     "clock_of",
     "due",
     "mirrored",
@@ -37,6 +38,12 @@ __all__ = [
 
 #: How long a person may be away (no request, no event stream) before they forfeit.
 GRACE_SECONDS = 120.0
+
+#: A request that changes nothing records the person as seen only when their last record is
+#: at least this old, so that a page reading the table after every event does not write a row
+#: each time. The grace period may therefore end up to this much earlier than the last such
+#: request plus :data:`GRACE_SECONDS` (a stream's keep-alive or any move records it anew).
+SEEN_EVERY_SECONDS = 5.0
 
 #: The short code's letters: no 0/O, 1/I/L, so it can be read aloud and typed back.
 _CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"

@@ -67,7 +67,16 @@ from ..store import (
 )
 from ..table import Computer, OnlinePerson, Person, Seat, Table, TurnError
 from ..view import PublicEvent
-from .people import GRACE_SECONDS, clock_of, due, mirrored, new_code, new_invite, people_out
+from .people import (
+    GRACE_SECONDS,
+    SEEN_EVERY_SECONDS,
+    clock_of,
+    due,
+    mirrored,
+    new_code,
+    new_invite,
+    people_out,
+)
 from .schemas import MatchMeta, MatchState, NewMatchIn, PeopleMatchIn
 from .sealing import (
     dump_seals,
@@ -548,7 +557,8 @@ class TableService:
     def _load(self, player: PlayerInfo, match_id: str, *, touch: bool = False) -> _Seated:
         """The match as the player reaches it (:class:`NotFound` unless they sit at it). At a
         table for two people a passed deadline is applied first, and the request counts as
-        the person being here (``touch``: also for a request that changes nothing)."""
+        the person being here (``touch``: also for a request that changes nothing; written
+        only when the last record is :data:`~.people.SEEN_EVERY_SECONDS` old)."""
         info = self.store.get_match(player.id, match_id)
         seat = HUMAN
         if info is None:
@@ -563,9 +573,11 @@ class TableService:
         if people is not None:
             if self._expire(info, entry, people) is not None:
                 return self._load(player, match_id)
-            if touch and people.seats[1] is not None:
-                self.store.touch_people(match_id, seat, self.now())
-                people = replace(people, seen=_with(people.seen, seat, self.now()))
+            now = self.now()
+            if (touch and people.seats[1] is not None
+                    and now - people.seen[seat] >= SEEN_EVERY_SECONDS):
+                self.store.touch_people(match_id, seat, now)
+                people = replace(people, seen=_with(people.seen, seat, now))
         return _Seated(info, entry, seat, people)
 
     def _entry(self, info: MatchInfo) -> _Entry:
