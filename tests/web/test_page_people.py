@@ -210,6 +210,7 @@ def play_match(ann: Person, bob: Person, events: dict[str, int]) -> dict[str, An
     raise AssertionError("the match did not end")
 
 
+@pytest.mark.slow  # about two minutes; the phone test below covers joining, a move and the end
 def test_two_people_play_a_whole_match_through_the_page(
     people: tuple[Person, Person], artifacts: Path
 ) -> None:
