@@ -35,7 +35,9 @@ def one_connection(url: str) -> tuple[httpx.Client, str]:
     return client, str(client.get("/api/health").json()["worker"])
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+# Across workers on PostgreSQL the people's match of test_people_workers.py hears every move
+# by default; this one joins it with --slow.
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     if request.param == "sqlite":
         db = f"sqlite:///{tmp_path / 'games.sqlite3'}"

@@ -22,7 +22,10 @@ from .pg_databases import new_pg_database
 TRIES = 400
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+# PostgreSQL with two workers is also the reliability suite's default deployment
+# (test_reliability.py: simultaneous starts, kill -9 of a worker): here with --slow.
+@pytest.fixture(params=["sqlite", pytest.param("postgresql",
+                                               marks=[pytest.mark.postgres, pytest.mark.slow])])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'games.sqlite3'}"
