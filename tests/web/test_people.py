@@ -357,7 +357,7 @@ def test_resign_then_rematch_swaps_the_first_deal_and_ratings_move(
     assert [m["match_id"] for m in stats[1]["rated_matches"]] == [t.id]
     assert stats[1]["rated_matches"][0]["opponent"] == "Ann"
     listed = [client.get("/api/matches", headers=t.auth[s]).json() for s in (0, 1)]
-    assert listed[0][0]["winner"] == "you" and listed[1][0]["winner"] == "computer"
+    assert listed[0][0]["winner"] == "you" and listed[1][0]["winner"] == "opponent"
     # Rematch: an offer, then the other's acceptance starts it.
     r = t.post(0, "rematch", None)
     assert r.status_code == 200 and r.json()["people"]["rematch_offer"] == 0

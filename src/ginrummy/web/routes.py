@@ -12,7 +12,7 @@ from fastapi.responses import PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from ..fields import same_fields
-from ..store import InviteError, MatchInfo, PlayerInfo, PlayerStats
+from ..store import PERSON, InviteError, MatchInfo, PlayerInfo, PlayerStats
 from .limits import limit_new_players
 from .rules_text import profile_catalogue
 from .schemas import (
@@ -167,7 +167,9 @@ def rematch(player: Player, service: Service, match_id: MatchId) -> MatchState:
 
 
 def _summary(m: MatchInfo) -> MatchSummary:
-    who = {0: "you", 1: "computer"}
+    """A finished match in your history, seen from your side (a joined table for two is
+    turned round by the store: your seat is 0)."""
+    who = {0: "you", 1: "opponent" if m.level == PERSON else "computer"}
     return MatchSummary(
         **same_fields(m, "id status level rules hollywood hands_played"),
         totals=list(m.scores),

@@ -426,7 +426,9 @@ class MatchSummary(BaseModel):
     hollywood: bool
     hands_played: int
     totals: list[int]
-    winner: Who | None
+    winner: Literal["you", "computer", "opponent"] | None = Field(
+        description="seen from your side; \"opponent\" is the other person at a table for two"
+    )
     created_at: str
     updated_at: str
 

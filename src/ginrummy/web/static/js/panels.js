@@ -287,7 +287,7 @@ export async function openHistory() {
       tr.insertCell().textContent = m.level;
       // An abandoned match is a forfeit: a loss, whatever the score when it was left.
       const res = m.status === "abandoned" ? "forfeit (lost)"
-        : m.winner === "you" ? "won" : m.winner === "computer" ? "lost" : "tie";
+        : m.winner === "you" ? "won" : m.winner ? "lost" : "tie";
       tr.insertCell().textContent = `${res} ${m.totals[0]}–${m.totals[1]}`;
       const btn = document.createElement("button");
       btn.type = "button";
