@@ -466,6 +466,7 @@ class _PeopleStore:
     """The store's methods for people tables (mixed into :class:`Store`)."""
 
     _tx: Any
+    _write_match: Any  # Store._write_match
     secrets: SecretBox
 
     def create_people_match(
@@ -601,23 +602,11 @@ class _PeopleStore:
         import json
 
         with self._tx() as s:
-            row = s.get(_Match, match_id, with_for_update=True)
-            if row is None or row.version != expected_version:
-                raise ConflictError(f"match {match_id} changed since it was read")
-            row.record = self.secrets.seal(record)
-            row.status, row.hands_played = status, hands_played
-            row.score_0, row.score_1, row.winner = scores[0], scores[1], winner
-            row.version = expected_version + 1
-            row.updated_at = _now()
-            for h in new_hands:
-                s.add(_hand_row(match_id, row.player_id, h))
-            if seals is not None:
-                sealed = self.secrets.seal(seals)
-                seal = s.get(_Seal, match_id)
-                if seal is None:
-                    s.add(_Seal(match_id=match_id, state=sealed))
-                else:
-                    seal.state = sealed
+            row = self._write_match(
+                s, match_id, expected_version=expected_version, record=record, status=status,
+                hands_played=hands_played, scores=scores, winner=winner, new_hands=new_hands,
+                seals=seals,
+            )
             table = s.get(_PeopleTable, match_id)
             assert table is not None
             if "seeds" in people:
@@ -1044,34 +1033,58 @@ class Store(_PeopleStore):
         when the stored version is not ``expected_version``.
         """
         with self._tx() as s:
-            done = s.execute(
-                update(_Match)
-                .where(_Match.id == match_id, _Match.version == expected_version)
-                .values(
-                    record=self.secrets.seal(record),
-                    status=status,
-                    hands_played=hands_played,
-                    score_0=scores[0],
-                    score_1=scores[1],
-                    winner=winner,
-                    version=expected_version + 1,
-                    updated_at=_now(),
-                )
+            self._write_match(
+                s, match_id, expected_version=expected_version, record=record, status=status,
+                hands_played=hands_played, scores=scores, winner=winner, new_hands=new_hands,
+                seals=seals,
             )
-            if getattr(done, "rowcount", 1) != 1:
-                raise ConflictError(f"match {match_id} changed since it was read")
-            row = s.get(_Match, match_id)
-            assert row is not None
-            for h in new_hands:
-                s.add(_hand_row(match_id, row.player_id, h))
-            if seals is not None:
-                sealed = self.secrets.seal(seals)
-                seal = s.get(_Seal, match_id)
-                if seal is None:
-                    s.add(_Seal(match_id=match_id, state=sealed))
-                else:
-                    seal.state = sealed
         return expected_version + 1
+
+    def _write_match(
+        self,
+        s: Session,
+        match_id: str,
+        *,
+        expected_version: int,
+        record: str,
+        status: str,
+        hands_played: int,
+        scores: tuple[int, int],
+        winner: int | None,
+        new_hands: Sequence[HandSummary],
+        seals: str | None,
+    ) -> _Match:
+        """Within transaction ``s``: the match's new state (one version on, if it is still at
+        ``expected_version``, else :class:`ConflictError`), its newly finished hands and its
+        sealed-deal private state; the row as saved."""
+        done = s.execute(
+            update(_Match)
+            .where(_Match.id == match_id, _Match.version == expected_version)
+            .values(
+                record=self.secrets.seal(record),
+                status=status,
+                hands_played=hands_played,
+                score_0=scores[0],
+                score_1=scores[1],
+                winner=winner,
+                version=expected_version + 1,
+                updated_at=_now(),
+            )
+        )
+        if getattr(done, "rowcount", 1) != 1:
+            raise ConflictError(f"match {match_id} changed since it was read")
+        row = s.get(_Match, match_id)
+        assert row is not None
+        for h in new_hands:
+            s.add(_hand_row(match_id, row.player_id, h))
+        if seals is not None:
+            sealed = self.secrets.seal(seals)
+            seal = s.get(_Seal, match_id)
+            if seal is None:
+                s.add(_Seal(match_id=match_id, state=sealed))
+            else:
+                seal.state = sealed
+        return row
 
     def current_match(self, player_id: int) -> MatchInfo | None:
         """The player's most recently played unfinished match."""
