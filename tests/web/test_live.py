@@ -267,20 +267,26 @@ def test_two_servers_on_one_sqlite_file_see_each_others_moves(
         second.stop()
 
 
+def sigterm_with_a_stream_open(s: Server, log_path: Path) -> tuple[int, str, Api, Events]:
+    """Open a stream on the started server ``s``, send it SIGTERM, wait (bounded) for it to
+    exit: its exit code, its log, the client and the stream."""
+    ann = Api(s.url)
+    state = ann.new_match()
+    stream = ann.events(state["id"])
+    assert stream.next()["event"] == "version"
+    assert s.proc is not None
+    s.proc.send_signal(signal.SIGTERM)
+    try:
+        code = s.proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("the server hung on shutdown with a stream open") from None
+    return code, log_path.read_text(), ann, stream
+
+
 def test_the_server_shuts_down_with_a_stream_open(tmp_path: Path) -> None:
     s = Server(f"sqlite:///{tmp_path / 'games.sqlite3'}", tmp_path / "server.log").start()
     try:
-        ann = Api(s.url)
-        state = ann.new_match()
-        stream = ann.events(state["id"])
-        assert stream.next()["event"] == "version"
-        assert s.proc is not None
-        s.proc.send_signal(signal.SIGTERM)
-        try:
-            code = s.proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            raise AssertionError("the server hung on shutdown with a stream open") from None
-        log = (tmp_path / "server.log").read_text()
+        code, log, ann, stream = sigterm_with_a_stream_open(s, tmp_path / "server.log")
         # uvicorn ends by raising the signal it caught again: -SIGTERM is its clean exit.
         assert code in (0, -signal.SIGTERM), log
         assert "ERROR" not in log and "Traceback" not in log, log

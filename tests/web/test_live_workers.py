@@ -7,7 +7,6 @@ kernel's choice per connection, so each client here keeps one connection and ask
 from __future__ import annotations
 
 import signal
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,7 +16,7 @@ import pytest
 from ginrummy.commands.serve import serve
 
 from .conftest import Server
-from .test_live import READ_TIMEOUT, Api, Events
+from .test_live import READ_TIMEOUT, Api, Events, sigterm_with_a_stream_open
 
 pytestmark = pytest.mark.skipif(
     not any(p.name == "workers" for p in serve.params),
@@ -83,17 +82,7 @@ def test_shutdown_with_a_stream_open_on_a_worker(tmp_path: Path) -> None:
     s = Server(f"sqlite:///{tmp_path / 'games.sqlite3'}", tmp_path / "server.log",
                ("--workers", "2")).start()
     try:
-        ann = Api(s.url)
-        state = ann.new_match()
-        stream = ann.events(state["id"])
-        assert stream.next()["event"] == "version"
-        assert s.proc is not None
-        s.proc.send_signal(signal.SIGTERM)
-        try:
-            code = s.proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            raise AssertionError("the server hung on shutdown with a stream open") from None
-        log = (tmp_path / "server.log").read_text()
+        code, log, ann, stream = sigterm_with_a_stream_open(s, tmp_path / "server.log")
         assert code in (0, -signal.SIGTERM), log
         assert "Traceback" not in log, log
         stream.close()
