@@ -37,6 +37,7 @@ import datetime as dt
 import hashlib
 import os
 import secrets
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -716,11 +717,18 @@ class _PeopleStore:
 
 def _leave(s: Session, player_id: int, now: float, *, computer: bool = True
            ) -> list[tuple[str, int]]:
-    """End the player's unfinished matches (see :meth:`_PeopleStore.leave_unfinished`)."""
+    """End the player's unfinished matches (see :meth:`_PeopleStore.leave_unfinished`): the
+    rule "one unfinished match per player", kept in one place for both kinds of match.
+
+    The player's row is locked for the rest of the transaction (``SELECT ... FOR UPDATE``;
+    SQLite serializes writers anyway), so two starts for one player run one after the other.
+    A match against the computer becomes ``abandoned``: a forfeit, so the computer (seat 1)
+    is its winner and it counts as a loss in the history and the statistics. The partial
+    unique index on ``matches`` backs the rule up in the database itself. ``now``: seconds
+    since the epoch, the time a people match is forfeited at. Returns the (id, version) of
+    each match ended."""
     ended: list[tuple[str, int]] = []
     stamp = _now()
-    # The rule "one unfinished match per player": the player's row is locked for the rest of
-    # the transaction, as Store._abandon_unfinished does for a match against the computer.
     s.execute(select(_Player.id).where(_Player.id == player_id).with_for_update())
     mine = s.scalars(select(_Match).where(_Match.player_id == player_id,
                                           _Match.status == "playing")).all()
@@ -897,9 +905,10 @@ class Store(_PeopleStore):
         abandon_others: bool = True,
         seals: str | None = None,
     ) -> MatchInfo:
-        """Save a new match; the player's unfinished match becomes ``abandoned`` first (see
-        :meth:`_abandon_unfinished`). With ``abandon_others=False`` a new unfinished match
-        for a player who has one raises :class:`UnfinishedMatchError`, changing nothing.
+        """Save a new match; the player's unfinished match ends first (see :func:`_leave`:
+        against the computer it is ``abandoned``, a forfeit). With ``abandon_others=False``
+        a new unfinished match for a player who has one raises :class:`UnfinishedMatchError`,
+        changing nothing.
 
         ``seals`` is the sealed-deal private state, kept beside the record (see the module)."""
         for attempt in range(3):
@@ -941,7 +950,7 @@ class Store(_PeopleStore):
         now = _now()
         with self._tx() as s:
             if abandon_others:
-                self._abandon_unfinished(s, player_id, now)
+                _leave(s, player_id, time.time())
             row = _Match(
                 id=secrets.token_urlsafe(12),
                 player_id=player_id,
@@ -968,22 +977,6 @@ class Store(_PeopleStore):
                 s.add(_Seal(match_id=row.id, state=self.secrets.seal(seals)))
             s.flush()
             return _info(row, self.secrets)
-
-    @staticmethod
-    def _abandon_unfinished(s: Session, player_id: int, now: dt.datetime) -> None:
-        """The rule "one unfinished match per player", kept in one place: lock the player's
-        row for the rest of the transaction (``SELECT ... FOR UPDATE``; SQLite serializes
-        writers anyway), so two starts for one player run one after the other, then mark
-        their unfinished match ``abandoned``: a forfeit, so the computer (seat 1) is its
-        winner and it counts as a loss in the history and the statistics. The partial unique
-        index on ``matches`` backs the rule up in the database itself."""
-        s.execute(select(_Player.id).where(_Player.id == player_id).with_for_update())
-        s.execute(
-            update(_Match)
-            .where(_Match.player_id == player_id, _Match.status == "playing")
-            .values(status="abandoned", winner=FORFEIT_WINNER, version=_Match.version + 1,
-                    updated_at=now)
-        )
 
     def get_match(self, player_id: int, match_id: str) -> MatchInfo | None:
         """The match if it exists and belongs to this player (else ``None``: no hint either way)."""
