@@ -26,7 +26,7 @@ from .errors import GinRummyError, InvalidCardError, InvalidRecordError
 from .match import Match
 from .rules import OVERRIDABLE, get_rules
 
-__all__ = ["dumps", "loads", "load", "dump", "play_moves", "FORMAT"]
+__all__ = ["dumps", "loads", "catch_up", "load", "dump", "play_moves", "FORMAT"]
 
 FORMAT = 1
 _TOP_KEYS = {"format", "profile", "overrides", "first_dealer", "players", "hands", "meta"}
@@ -176,26 +176,74 @@ def loads(text: str) -> Match:
         match = Match(rules, first_dealer=data["first_dealer"], start=False)
     except GinRummyError as exc:
         raise InvalidRecordError(f"record: {exc}") from None
+    _play_hands(match, data.get("hands", []))
+    return match
+
+
+def catch_up(match: Match, text: str) -> bool:
+    """Bring ``match`` up to the record ``text`` when the record continues it, instead of
+    replaying the whole record into a new match (what a server does when another process saved
+    moves of a match it holds): the same profile, overrides and first dealer, every hand of
+    ``match`` with the same dealer and deck, and each hand's moves beginning with the ones
+    ``match`` has played (all of them for every hand but its last). Plays what the record
+    adds, checked as :func:`loads` checks it, and returns True; returns False, changing
+    nothing, when the record does not continue ``match``.
+
+    Raises :class:`InvalidRecordError` when what the record adds is broken; ``match`` may then
+    be partly advanced, so throw it away.
+    """
+    data = parse(text)
+    rules = match.rules
+    if (data["profile"] != rules.profile
+            or data.get("overrides", {}) != dict(rules.overrides)
+            or data["first_dealer"] != match.first_dealer):
+        return False
     hands = data.get("hands", [])
+    if len(hands) < len(match.hands):
+        return False
+    last = len(match.hands) - 1
+    for i, hand in enumerate(match.hands):
+        h = hands[i]
+        moves, played = h["moves"], hand.history
+        if (h["dealer"] != hand.dealer or len(moves) < len(played)
+                or (i < last and len(moves) != len(played))
+                or h["deck"] != " ".join(CARD_TEXT[c] for c in hand.deck)
+                or any(m != e.text for m, e in zip(moves, played, strict=False))):
+            return False
+    _play_hands(match, hands)
+    return True
+
+
+def _play_hands(match: Match, hands: list[dict[str, Any]]) -> None:
+    """Play the record's ``hands`` on ``match``: the moves a hand the match has dealt does not
+    have yet (:func:`catch_up`), then the hands it has not dealt, each checked against the
+    rules and against its claimed result."""
     for i, h in enumerate(hands, 1):
         where = f"hand {i}"
-        if match.over:
-            raise InvalidRecordError(f"{where}: the match was already over")
-        if i > 1 and not match.hand.over:
-            raise InvalidRecordError(f"hand {i - 1} is unfinished but another hand follows")
-        expected = match.next_dealer
-        if h["dealer"] != expected:
-            raise InvalidRecordError(
-                f"{where}: the record says seat {h['dealer']} deals, the rules say seat {expected}"
-            )
-        try:
-            deck = [int(c) for c in parse_cards(h["deck"])]
-        except InvalidCardError as exc:
-            raise InvalidRecordError(f"{where}: bad deck: {exc}") from None
-        if len(deck) != 52 or len(set(deck)) != 52:
-            raise InvalidRecordError(f"{where}: the deck must list each of the 52 cards once")
-        match.next_hand(deck)
-        play_moves(match, h["moves"], where)
+        if i <= len(match.hands):
+            hand = match.hands[i - 1]
+            if len(hand.history) == len(h["moves"]):
+                continue
+            play_moves(match, h["moves"][len(hand.history):], where, first=len(hand.history))
+        else:
+            if match.over:
+                raise InvalidRecordError(f"{where}: the match was already over")
+            if i > 1 and not match.hand.over:
+                raise InvalidRecordError(f"hand {i - 1} is unfinished but another hand follows")
+            expected = match.next_dealer
+            if h["dealer"] != expected:
+                raise InvalidRecordError(
+                    f"{where}: the record says seat {h['dealer']} deals, the rules say seat "
+                    f"{expected}"
+                )
+            try:
+                deck = [int(c) for c in parse_cards(h["deck"])]
+            except InvalidCardError as exc:
+                raise InvalidRecordError(f"{where}: bad deck: {exc}") from None
+            if len(deck) != 52 or len(set(deck)) != 52:
+                raise InvalidRecordError(f"{where}: the deck must list each of the 52 cards once")
+            match.next_hand(deck)
+            play_moves(match, h["moves"], where)
         claimed = h.get("result")
         result = match.hand.result
         if claimed is not None:
@@ -206,14 +254,14 @@ def loads(text: str) -> Match:
                     f"{where}: the record claims {claimed!r} but the replay gives "
                     f"{result.summary()!r}"
                 )
-    return match
 
 
-def play_moves(match: Match, moves: Sequence[str], where: str) -> None:
+def play_moves(match: Match, moves: Sequence[str], where: str, *, first: int = 0) -> None:
     """Play a recorded hand's ``moves`` on the match's current hand, refusing (with
     :class:`InvalidRecordError` naming ``where`` and the move) a move the engine refuses or
-    one after the hand ended."""
-    for j, move in enumerate(moves, 1):
+    one after the hand ended. ``first``: how many of the hand's moves were played before
+    these (for the move numbers in messages)."""
+    for j, move in enumerate(moves, first + 1):
         if match.hand.over:
             raise InvalidRecordError(f"{where}: move {j} {move!r} comes after the hand ended")
         try:

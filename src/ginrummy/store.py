@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import hashlib
 import os
 import secrets
@@ -52,6 +53,8 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    bindparam,
+    case,
     create_engine,
     event,
     func,
@@ -61,8 +64,15 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import (
+    DeclarativeBase,
+    Mapped,
+    Session,
+    mapped_column,
+    sessionmaker,
+)
 from sqlalchemy.pool import StaticPool
+from sqlalchemy.sql import Select
 
 from .fields import same_fields
 from .store_keys import PREFIX as _SEALED
@@ -365,6 +375,26 @@ class PeopleInfo:
 
 
 @dataclass(frozen=True)
+class SavedMatch:
+    """A match's saved state at ``version``: its record and its sealed-deal private state
+    (``None`` for a match dealt without sealed deals)."""
+
+    version: int
+    record: str
+    seals: str | None
+
+
+@dataclass(frozen=True)
+class SeatedMatch:
+    """A match as one seated player reaches it (:meth:`Store.read_seated`)."""
+
+    info: MatchInfo
+    seat: int
+    people: PeopleInfo | None
+    saved: SavedMatch | None
+
+
+@dataclass(frozen=True)
 class LobbyEntry:
     invite: str
     code: str
@@ -400,11 +430,16 @@ class InviteError(Exception):
         self.status = status
 
 
-def _people_info(s: Session, row: _PeopleTable) -> PeopleInfo:
+def _people_info(s: Session | None, row: _PeopleTable,
+                 names: dict[int, str] | None = None) -> PeopleInfo:
+    """The row as the service uses it; ``names``: the seated players' names when the caller
+    read them already (else they are read here)."""
     import json
 
-    names = {p.id: p.name for p in s.scalars(
-        select(_Player).where(_Player.id.in_([row.seat0, row.seat1 or row.seat0])))}
+    if names is None:
+        assert s is not None
+        names = {p.id: p.name for p in s.scalars(
+            select(_Player).where(_Player.id.in_([row.seat0, row.seat1 or row.seat0])))}
     seeds = {int(k): v for k, v in json.loads(row.seeds or "{}").items()}
     return PeopleInfo(
         match_id=row.match_id,
@@ -555,19 +590,6 @@ class _PeopleStore:
             row = s.get(_PeopleTable, match_id)
             return _people_info(s, row) if row is not None else None
 
-    def seated_match(self, player_id: int, match_id: str) -> tuple[MatchInfo, int] | None:
-        """The match and the player's seat, if the player sits at it (either seat)."""
-        with self._tx() as s:
-            row = s.get(_Match, match_id)
-            if row is None:
-                return None
-            if row.player_id == player_id:
-                return _info(row, self.secrets), 0
-            people = s.get(_PeopleTable, match_id)
-            if people is not None and people.seat1 == player_id:
-                return _info(row, self.secrets), 1
-            return None
-
     def update_people(self, match_id: str, expected_version: int, **values: Any) -> int:
         """Change the people row (seeds, presence, rematch offer) as one new version."""
         import json
@@ -597,26 +619,32 @@ class _PeopleStore:
         self, match_id: str, *, expected_version: int, record: str, status: str,
         hands_played: int, scores: tuple[int, int], winner: int | None,
         new_hands: Sequence[HandSummary] = (), seals: str | None = None, **people: Any,
-    ) -> int:
+    ) -> tuple[int, PeopleInfo]:
         """:meth:`Store.save_match` for a people match, with its people row (clock, seeds,
-        presence) in the same transaction; rates the match when it ends."""
+        presence) in the same transaction; rates the match when it ends. Returns the new
+        version and the people row as saved."""
         import json
 
         with self._tx() as s:
             row = self._write_match(
                 s, match_id, expected_version=expected_version, record=record, status=status,
                 hands_played=hands_played, scores=scores, winner=winner, new_hands=new_hands,
-                seals=seals,
+                seals=seals, want_row=status == "over",
             )
-            table = s.get(_PeopleTable, match_id)
-            assert table is not None
             if "seeds" in people:
                 people["seeds"] = json.dumps({str(k): v for k, v in people["seeds"].items()})
-            for key, value in people.items():
-                setattr(table, key, value)
-            s.flush()
-            _rate(s, row, table)
-        return expected_version + 1
+            conn = s.connection()
+            if people:
+                query = _update_query(_PeopleTable.__table__, "match_id", tuple(sorted(people)))
+                conn.execute(query, {"key": match_id, **{f"v_{k}": v for k, v in people.items()}})
+            if row is not None:
+                table = s.get(_PeopleTable, match_id)
+                assert table is not None
+                _rate(s, row, table)
+            fresh = conn.execute(_seated_query(False), {"match_id": match_id}).one()
+            info = _people_of_row(fresh)
+            assert info is not None
+            return expected_version + 1, info
 
     def end_match_early(self, match_id: str, *, expected_version: int, winner: int | None,
                         reason: str, at: float, **people: Any) -> int:
@@ -986,6 +1014,39 @@ class Store(_PeopleStore):
                 return None
             return _info(row, self.secrets)
 
+    def read_seated(
+        self, match_id: str, player_id: int | None = None, *, have: int | None = None,
+        record: bool = True,
+    ) -> SeatedMatch | None:
+        """The match as the player ``player_id`` reaches it (their seat, the people row of a
+        table for two) in one query; ``None`` unless the match exists and they sit at it
+        (``player_id=None``: whoever sits in seat 0). The record and the sealed-deal state
+        come with it (``saved``) only when the match's version is not ``have`` (the caller
+        holds that version already, and they can be long), and never without ``record``.
+
+        This runs on every request, so the query is built once (:func:`_seated_query`) and
+        read as plain rows, not through the ORM's objects."""
+        query = _seated_query(record)
+        params = {"match_id": match_id, "have": -1 if have is None else have}
+        with self.engine.connect() as conn:
+            row = conn.execute(query, params).first()
+        if row is None:
+            return None
+        if player_id is None or row.player_id == player_id:
+            seat = 0
+        elif row.seat1 is not None and row.seat1 == player_id:
+            seat = 1
+        else:
+            return None
+        people = _people_of_row(row)
+        info = _info(row, self.secrets)  # type: ignore[arg-type]
+        saved = None
+        if record and row.sealed_record is not None:
+            saved = SavedMatch(
+                info.version, self.secrets.open(row.sealed_record),
+                self.secrets.open(row.sealed_seals) if row.sealed_seals is not None else None)
+        return SeatedMatch(info, seat, people, saved)
+
     def load_record(self, match_id: str) -> tuple[int, str]:
         """The match's version and record text, read together."""
         with self._tx() as s:
@@ -1046,37 +1107,33 @@ class Store(_PeopleStore):
         winner: int | None,
         new_hands: Sequence[HandSummary],
         seals: str | None,
-    ) -> _Match:
+        want_row: bool = False,
+    ) -> _Match | None:
         """Within transaction ``s``: the match's new state (one version on, if it is still at
         ``expected_version``, else :class:`ConflictError`), its newly finished hands and its
-        sealed-deal private state; the row as saved."""
-        done = s.execute(
-            update(_Match)
-            .where(_Match.id == match_id, _Match.version == expected_version)
-            .values(
-                record=self.secrets.seal(record),
-                status=status,
-                hands_played=hands_played,
-                score_0=scores[0],
-                score_1=scores[1],
-                winner=winner,
-                version=expected_version + 1,
-                updated_at=_now(),
-            )
-        )
-        if getattr(done, "rowcount", 1) != 1:
+        sealed-deal private state; the row as saved, when there were finished hands or
+        ``want_row`` (else it is not read back)."""
+        conn = s.connection()  # plain statements, built once: this runs on every move
+        done = conn.execute(_update_query(_Match.__table__, "id", _SAVED_COLUMNS), {
+            "key": match_id, "expected": expected_version,
+            "v_record": self.secrets.seal(record), "v_status": status,
+            "v_hands_played": hands_played, "v_score_0": scores[0], "v_score_1": scores[1],
+            "v_winner": winner, "v_version": expected_version + 1, "v_updated_at": _now(),
+        })
+        if done.rowcount != 1:
             raise ConflictError(f"match {match_id} changed since it was read")
-        row = s.get(_Match, match_id)
-        assert row is not None
+        row = None
+        if new_hands or want_row:
+            row = s.get(_Match, match_id)
+            assert row is not None
         for h in new_hands:
+            assert row is not None
             s.add(_hand_row(match_id, row.player_id, h))
         if seals is not None:
             sealed = self.secrets.seal(seals)
-            seal = s.get(_Seal, match_id)
-            if seal is None:
+            query = _update_query(_Seal.__table__, "match_id", ("state",))
+            if conn.execute(query, {"key": match_id, "v_state": sealed}).rowcount != 1:
                 s.add(_Seal(match_id=match_id, state=sealed))
-            else:
-                seal.state = sealed
         return row
 
     def current_match(self, player_id: int) -> MatchInfo | None:
@@ -1154,6 +1211,52 @@ class Store(_PeopleStore):
             ),
             recent=tuple(RecentMatch(r[0], r[1], r[2]) for r in reversed(last)),
         )
+
+
+@functools.cache
+def _seated_query(record: bool) -> Select[Any]:
+    """The query of :meth:`Store.read_seated` (parameters ``match_id`` and ``have``): the
+    match's listing columns, its people row and the two seated players' names, and with
+    ``record`` the record and sealed-deal state when the version is not ``have``."""
+    m, p = _Match.__table__, _PeopleTable.__table__
+    p0, p1 = _Player.__table__.alias("p0"), _Player.__table__.alias("p1")
+    columns: list[Any] = [c for c in m.c if c.name != "record"]
+    columns += [*p.c, p0.c.name.label("name0"), p1.c.name.label("name1")]
+    joined = (m.outerjoin(p, p.c.match_id == m.c.id)
+              .outerjoin(p0, p0.c.id == p.c.seat0)
+              .outerjoin(p1, p1.c.id == p.c.seat1))
+    if record:
+        seal = _Seal.__table__
+        stale = m.c.version != bindparam("have")
+        columns += [case((stale, m.c.record)).label("sealed_record"),
+                    case((stale, seal.c.state)).label("sealed_seals")]
+        joined = joined.outerjoin(seal, seal.c.match_id == m.c.id)
+    return select(*columns).select_from(joined).where(m.c.id == bindparam("match_id"))
+
+
+def _people_of_row(row: Any) -> PeopleInfo | None:
+    """The people row in a row of :func:`_seated_query` (``None`` for a computer match)."""
+    if row.match_id is None:
+        return None
+    names = {row.seat0: row.name0}
+    if row.seat1 is not None:
+        names[row.seat1] = row.name1
+    return _people_info(None, row, names)
+
+
+#: The columns a save of a match writes (see :meth:`Store._write_match`).
+_SAVED_COLUMNS = ("record", "status", "hands_played", "score_0", "score_1", "winner", "version",
+                  "updated_at")
+
+
+@functools.cache
+def _update_query(table: Any, key: str, columns: tuple[str, ...]) -> Any:
+    """``UPDATE table SET column = :v_column ... WHERE key = :key`` (and ``version =
+    :expected`` when the table has a version), built once per shape."""
+    query = update(table).where(table.c[key] == bindparam("key"))
+    if "version" in table.c:
+        query = query.where(table.c.version == bindparam("expected"))
+    return query.values({c: bindparam(f"v_{c}") for c in columns})
 
 
 def _hand_row(match_id: str, player_id: int, h: HandSummary) -> _HandRow:

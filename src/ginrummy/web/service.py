@@ -51,7 +51,7 @@ from ..errors import GinRummyError
 from ..hand import Hand
 from ..match import Match
 from ..players import Player, make
-from ..record import dumps, loads
+from ..record import catch_up, dumps, loads
 from ..rules import RuleSet, get_rules
 from ..sealer import DealSealer
 from ..shuffle import SealError, check_client_seed
@@ -63,6 +63,8 @@ from ..store import (
     MatchInfo,
     PeopleInfo,
     PlayerInfo,
+    SavedMatch,
+    SeatedMatch,
     Store,
 )
 from ..table import Computer, OnlinePerson, Person, Seat, Table, TurnError
@@ -126,10 +128,12 @@ class Conflict(Exception):
 
 @dataclass
 class _Entry:
-    """A cached match: its table, as of the stored ``version``."""
+    """A cached match: its table, as of the stored ``version``, and the sealed-deal state
+    its sealer was built from or saved as (``None`` for an unsealed match)."""
 
     version: int
     table: Table
+    seals: str | None
 
 
 @dataclass(frozen=True)
@@ -227,7 +231,7 @@ class TableService:
             hands=self._finished(match, 0),
             seals=dump_seals(sealer),
         )
-        entry = _Entry(info.version, table)
+        entry = _Entry(info.version, table, dump_seals(sealer))
         self._remember(info.id, entry)
         self._notify([(info.id, info.version)])
         return self._state(_Seated(info, entry, HUMAN, None), None)
@@ -344,18 +348,12 @@ class TableService:
         ``on_change`` is told. True when something was applied. Every request touching the
         match does this first; the event stream calls it when a deadline passes."""
         with self._lock(match_id):
-            people = self.store.people_of(match_id)
-            if people is None:
+            found = self._read(match_id)
+            if found is None or found[0].people is None:
                 return False
-            info = self.store.get_match(people.seats[0], match_id)
-            if info is None:  # pragma: no cover - a people row always has its match
-                return False
-            entry = self._entry(info)
-            if entry.version != info.version:
-                return False  # it changed meanwhile: the next call judges the new state
             try:
-                return self._expire(info, entry, people) is not None
-            except ConflictError:
+                return self._expire(found[0].info, found[1], found[0].people) is not None
+            except ConflictError:  # it changed meanwhile: the next call judges the new state
                 return False
 
     def seen(self, match_id: str, seat: int) -> None:
@@ -367,28 +365,28 @@ class TableService:
 
     def seat_of(self, player: PlayerInfo, match_id: str) -> int:
         """The player's seat at the match (who may watch it); :class:`NotFound` otherwise."""
-        found = self.store.get_match(player.id, match_id)
-        if found is not None:
-            return HUMAN
-        seated = self.store.seated_match(player.id, match_id)
-        if seated is None:
+        found = self.store.read_seated(match_id, player.id, record=False)
+        if found is None:
             raise NotFound(match_id)
-        return seated[1]
+        return found.seat
 
     def deadline(self, match_id: str) -> float | None:
         """The next deadline of a match between two people (its clock or a person's grace
         period), for the event stream to call :meth:`expire_due` then; ``None`` if none."""
-        people = self.store.people_of(match_id)
-        if people is None or people.seats[1] is None or people.ended is not None:
-            return None
-        info = self.store.get_match(people.seats[0], match_id)
-        if info is None or info.status != "playing":
-            return None
-        times = [people.seen[0] + self.grace, people.seen[1] + self.grace]
-        clock = clock_of(self._entry(info).table, people)
-        if clock is not None:
-            times.append(clock[1])
-        return min(times)
+        with self._lock(match_id):
+            found = self._read(match_id)
+            if found is None:
+                return None
+            seated, entry = found
+            info, people = seated.info, seated.people
+            if (people is None or people.seats[1] is None or people.ended is not None
+                    or info.status != "playing"):
+                return None
+            times = [people.seen[0] + self.grace, people.seen[1] + self.grace]
+            clock = clock_of(entry.table, people)
+            if clock is not None:
+                times.append(clock[1])
+            return min(times)
 
     def hand_copy(
         self, player: PlayerInfo, match_id: str, number: int | None = None
@@ -461,7 +459,7 @@ class TableService:
             seals=dump_seals(sealer),
         )
         self._notify(ended)
-        entry = _Entry(info.version, table)
+        entry = _Entry(info.version, table, dump_seals(sealer))
         self._remember(info.id, entry)
         self._notify([(info.id, info.version)])
         return self._state(_Seated(info, entry, 0, self.store.people_of(info.id)), None)
@@ -559,17 +557,11 @@ class TableService:
         table for two people a passed deadline is applied first, and the request counts as
         the person being here (``touch``: also for a request that changes nothing; written
         only when the last record is :data:`~.people.SEEN_EVERY_SECONDS` old)."""
-        info = self.store.get_match(player.id, match_id)
-        seat = HUMAN
-        if info is None:
-            found = self.store.seated_match(player.id, match_id)
-            if found is None:
-                raise NotFound(match_id)
-            info, seat = found
-        people = self.store.people_of(match_id) if info.level == PERSON else None
-        entry = self._entry(info)
-        if entry.version != info.version:  # changed between the two reads: read again
-            return self._load(player, match_id, touch=touch)
+        found = self._read(match_id, player.id)
+        if found is None:
+            raise NotFound(match_id)
+        seated, entry = found
+        info, seat, people = seated.info, seated.seat, seated.people
         if people is not None:
             if self._expire(info, entry, people) is not None:
                 return self._load(player, match_id)
@@ -580,22 +572,51 @@ class TableService:
                 people = replace(people, seen=_with(people.seen, seat, now))
         return _Seated(info, entry, seat, people)
 
-    def _entry(self, info: MatchInfo) -> _Entry:
-        """The cached table of the match at ``info.version``, replayed when needed."""
+    def _read(self, match_id: str,
+              player_id: int | None = None) -> tuple[SeatedMatch, _Entry] | None:
+        """The match as ``player_id`` reaches it (``None``: as seat 0) with its table at the
+        stored version, in one read of the database: the record comes only when the cached
+        table is not at that version (see :meth:`_entry`). ``None`` if they do not sit at it.
+        Called with the match's lock held."""
         with self._guard:
-            entry = self._cache.get(info.id)
-        if entry is None or entry.version != info.version:
-            version, text, seals = self.store.load_match(info.id)
-            match = loads(text)
-            sealer = load_seals(match, seals) if seals is not None else None
-            if info.level == PERSON:
-                table = Table(match, [OnlinePerson()] * 2, sealer=sealer)
-            else:
-                computer = self._computer(info.level, resuming=True)
-                table = _table(match, sealer, computer, info.deal_seed)
-            entry = _Entry(version, table)
-            if version == info.version:
-                self._remember(info.id, entry)
+            cached = self._cache.get(match_id)
+        found = self.store.read_seated(
+            match_id, player_id, have=cached.version if cached is not None else None)
+        if found is None:
+            return None
+        if found.saved is None:
+            assert cached is not None
+            return found, cached
+        return found, self._entry(found.info, found.saved, cached)
+
+    def _entry(self, info: MatchInfo, saved: SavedMatch, cached: _Entry | None) -> _Entry:
+        """The match's table at the saved version. A cached table of an earlier version (the
+        match was changed by another process, or this one's save failed) is brought up to it
+        by playing the moves the record adds (:func:`~ginrummy.record.catch_up`); otherwise,
+        or when the record does not continue it, the whole record is replayed."""
+        if cached is not None and cached.version < saved.version:
+            table = cached.table
+            hands = len(table.match.hands)
+            try:
+                if catch_up(table.match, saved.record):
+                    if saved.seals != cached.seals or len(table.match.hands) != hands:
+                        table.sealer = (load_seals(table.match, saved.seals)
+                                        if saved.seals is not None else None)
+                    entry = _Entry(saved.version, table, saved.seals)
+                    self._remember(info.id, entry)
+                    return entry
+            except (GinRummyError, SealError):
+                pass  # a broken record: the replay below says what is wrong with it
+            self._forget(info.id)  # it may be half advanced
+        match = loads(saved.record)
+        sealer = load_seals(match, saved.seals) if saved.seals is not None else None
+        if info.level == PERSON:
+            table = Table(match, [OnlinePerson()] * 2, sealer=sealer)
+        else:
+            computer = self._computer(info.level, resuming=True)
+            table = _table(match, sealer, computer, info.deal_seed)
+        entry = _Entry(saved.version, table, saved.seals)
+        self._remember(info.id, entry)
         return entry
 
     @staticmethod
@@ -639,6 +660,7 @@ class TableService:
         match, sealer = entry.table.match, entry.table.sealer
         finished = self._finished(match, info.hands_played)
         status = "over" if match.over else "playing"
+        seals = dump_seals(sealer) if sealer is not None else None
         common = dict(
             expected_version=entry.version,
             record=self._record(match, info.level, sealer, people),
@@ -647,22 +669,22 @@ class TableService:
             scores=match.score.totals,
             winner=match.score.winner,
             new_hands=finished,
-            seals=dump_seals(sealer) if sealer is not None else None,
+            seals=seals,
         )
+        fresh = None
         if people is None:
             version = self.store.save_match(info.id, **common)  # type: ignore[arg-type]
         else:
             now = self.now()
             presence: dict[str, Any] = {f"seen{seated.seat}": now}
-            version = self.store.save_people_match(
+            version, fresh = self.store.save_people_match(
                 info.id, **common, seeds={}, clock_started=now,  # type: ignore[arg-type]
                 **presence)
-        entry.version = version
+        entry.version, entry.seals = version, seals
         self._remember(info.id, entry)
         self._notify([(info.id, version)])
         new_info = replace(info, version=version, status=status,
                            winner=match.score.winner if match.over else info.winner)
-        fresh = self.store.people_of(info.id) if people is not None else None
         return self._state(replace(seated, info=new_info, people=fresh), since)
 
     def _computer(self, level: str, *, resuming: bool = False) -> Player:
