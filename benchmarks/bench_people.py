@@ -54,7 +54,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from contextlib import AsyncExitStack
+from contextlib import AsyncExitStack, ExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -515,7 +515,9 @@ def main(argv: list[str] | None = None) -> None:
                     help="worker processes of the server (ginrummy serve --workers)")
     ap.add_argument("--servers", type=int, default=1,
                     help="separate servers on the database, the two sides on different ones")
-    ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
+    ap.add_argument("--db", default=None,
+                    help="database URL, or 'postgresql' for a throwaway cluster this script "
+                    "starts and removes (default: a fresh SQLite file)")
     ap.add_argument("--level", default="random", help="the computer's level (default random)")
     ap.add_argument("--profile", default="modern", help="the rules of people's tables")
     ap.add_argument("--think", type=float, default=0.0, help="mean pause between moves, s")
@@ -530,8 +532,19 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
 
+    with ExitStack() as stack:
+        db = args.db
+        if db == "postgresql":
+            from bench_web_clients import fresh_database, postgres_cluster
+
+            db = stack.enter_context(fresh_database("postgresql",
+                                                    stack.enter_context(postgres_cluster())))
+        _main(args, db)
+
+
+def _main(args: argparse.Namespace, db: str | None) -> None:
     folder = tempfile.mkdtemp(prefix="ginrummy-bench-people-")
-    db = args.db or f"sqlite:///{os.path.join(folder, 'bench.sqlite3')}"
+    db = db or f"sqlite:///{os.path.join(folder, 'bench.sqlite3')}"
     if db.startswith("postgresql") and "GINRUMMY_SECRET_KEY" not in os.environ:
         from cryptography.fernet import Fernet  # the servers and this process share it
 

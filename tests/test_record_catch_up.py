@@ -42,10 +42,11 @@ def test_a_match_caught_up_from_any_earlier_point_equals_the_whole_replay(profil
     for _ in range(40):
         i = rng.randrange(len(texts))
         j = rng.randrange(i, min(len(texts), i + rng.choice([1, 3, 30, 300])))
-        held = record.loads(texts[i])
-        assert record.catch_up(held, texts[j])
-        same_match(held, record.loads(texts[j]))
-        assert record.dumps(held) == texts[j]
+        for known in (None, texts[i]):  # reading the whole record, or only its new part
+            held = record.loads(texts[i])
+            assert record.catch_up(held, texts[j], known)
+            same_match(held, record.loads(texts[j]))
+            assert record.dumps(held) == texts[j]
 
 
 def test_a_record_that_does_not_continue_the_match_is_refused_and_changes_nothing() -> None:
@@ -56,9 +57,10 @@ def test_a_record_that_does_not_continue_the_match_is_refused_and_changes_nothin
     held_text = texts[mid]
 
     def refused(text: str) -> None:
-        held = record.loads(held_text)
-        assert not record.catch_up(held, text)
-        assert record.dumps(held) == held_text
+        for known in (None, held_text):
+            held = record.loads(held_text)
+            assert not record.catch_up(held, text, known)
+            assert record.dumps(held) == held_text
 
     refused(texts[mid - 1])  # older: one move fewer
     other = snapshots("modern", "another match")
@@ -84,3 +86,6 @@ def test_a_broken_continuation_raises_and_says_where() -> None:
     assert bad != texts[mid + 1]
     with pytest.raises(InvalidRecordError, match="hand 1, move 7"):
         record.catch_up(held, bad)
+    held = record.loads(texts[mid])
+    with pytest.raises(InvalidRecordError, match="hand 1, move 7"):
+        record.catch_up(held, bad, texts[mid])

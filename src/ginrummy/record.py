@@ -23,6 +23,7 @@ from typing import Any
 
 from .cards import CARD_TEXT, parse_cards
 from .errors import GinRummyError, InvalidCardError, InvalidRecordError
+from .hand import Hand
 from .match import Match
 from .rules import OVERRIDABLE, get_rules
 
@@ -38,8 +39,14 @@ _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 def _toml_string(v: str) -> str:
     """A TOML basic string. JSON's escaping fits TOML's except for DEL (U+007F), which JSON
-    leaves raw and TOML forbids."""
+    leaves raw and TOML forbids. Most strings (moves, cards) need no escaping at all."""
+    if _PLAIN.fullmatch(v):
+        return f'"{v}"'
     return json.dumps(v, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
+#: Text a TOML basic string holds as it is: printable ASCII but the quote and the backslash.
+_PLAIN = re.compile(r'[ !#-\[\]-~]*')
 
 
 def _toml_key(k: Any) -> str:
@@ -133,10 +140,22 @@ def parse(text: str) -> dict[str, Any]:
     if not isinstance(overrides, dict):
         raise InvalidRecordError("record: 'overrides' must be a table")
     _need(data, "first_dealer", int, "record")
-    hands = data.get("hands", [])
+    _check_hands(data.get("hands", []))
+    players = data.get("players")
+    if players is not None and (
+        not isinstance(players, list)
+        or len(players) != 2
+        or not all(isinstance(p, str) for p in players)
+    ):
+        raise InvalidRecordError("record: 'players' must be two names")
+    return data
+
+
+def _check_hands(hands: Any, first: int = 1) -> list[dict[str, Any]]:
+    """A record's ``hands``, their shape checked (numbered from ``first`` in messages)."""
     if not isinstance(hands, list):
         raise InvalidRecordError("record: 'hands' must be a list of tables")
-    for i, h in enumerate(hands, 1):
+    for i, h in enumerate(hands, first):
         if not isinstance(h, dict):
             raise InvalidRecordError(f"hand {i}: not a table")
         unknown = set(h) - _HAND_KEYS
@@ -149,14 +168,7 @@ def parse(text: str) -> dict[str, Any]:
             raise InvalidRecordError(f"hand {i}: every move must be text")
         if "result" in h and not isinstance(h["result"], str):
             raise InvalidRecordError(f"hand {i}: 'result' must be text")
-    players = data.get("players")
-    if players is not None and (
-        not isinstance(players, list)
-        or len(players) != 2
-        or not all(isinstance(p, str) for p in players)
-    ):
-        raise InvalidRecordError("record: 'players' must be two names")
-    return data
+    return hands
 
 
 def loads(text: str) -> Match:
@@ -180,7 +192,7 @@ def loads(text: str) -> Match:
     return match
 
 
-def catch_up(match: Match, text: str) -> bool:
+def catch_up(match: Match, text: str, held: str | None = None) -> bool:
     """Bring ``match`` up to the record ``text`` when the record continues it, instead of
     replaying the whole record into a new match (what a server does when another process saved
     moves of a match it holds): the same profile, overrides and first dealer, every hand of
@@ -189,9 +201,28 @@ def catch_up(match: Match, text: str) -> bool:
     adds, checked as :func:`loads` checks it, and returns True; returns False, changing
     nothing, when the record does not continue ``match``.
 
+    ``held``, when given, is the record ``match`` was read from or written as: if ``text``
+    is the same up to the last hand ``held`` has, only the rest is read (a long match's
+    record is mostly hands that are over).
+
     Raises :class:`InvalidRecordError` when what the record adds is broken; ``match`` may then
     be partly advanced, so throw it away.
     """
+    if held is not None and match.hands:
+        cut = held.rfind(_HAND_HEADER)
+        if cut >= 0 and text.startswith(held[:cut + len(_HAND_HEADER)]):
+            last = len(match.hands) - 1
+            try:
+                tail = tomllib.loads(text[cut:])
+            except tomllib.TOMLDecodeError as exc:
+                raise InvalidRecordError(f"the record is not valid TOML: {exc}") from None
+            if set(tail) != {"hands"}:
+                raise InvalidRecordError("record: only hands may follow the first hand")
+            hands = _check_hands(tail["hands"], last + 1)
+            if not _continues(match.hands[last], hands[0], last=True):
+                return False
+            _play_hands(match, hands, last)
+            return True
     data = parse(text)
     rules = match.rules
     if (data["profile"] != rules.profile
@@ -202,23 +233,31 @@ def catch_up(match: Match, text: str) -> bool:
     if len(hands) < len(match.hands):
         return False
     last = len(match.hands) - 1
-    for i, hand in enumerate(match.hands):
-        h = hands[i]
-        moves, played = h["moves"], hand.history
-        if (h["dealer"] != hand.dealer or len(moves) < len(played)
-                or (i < last and len(moves) != len(played))
-                or h["deck"] != " ".join(CARD_TEXT[c] for c in hand.deck)
-                or any(m != e.text for m, e in zip(moves, played, strict=False))):
-            return False
+    if not all(_continues(hand, hands[i], last=i == last) for i, hand in enumerate(match.hands)):
+        return False
     _play_hands(match, hands)
     return True
 
 
-def _play_hands(match: Match, hands: list[dict[str, Any]]) -> None:
-    """Play the record's ``hands`` on ``match``: the moves a hand the match has dealt does not
-    have yet (:func:`catch_up`), then the hands it has not dealt, each checked against the
-    rules and against its claimed result."""
-    for i, h in enumerate(hands, 1):
+#: What begins each hand in a record (see :func:`dumps`).
+_HAND_HEADER = "\n[[hands]]\n"
+
+
+def _continues(hand: Hand, h: dict[str, Any], *, last: bool) -> bool:
+    """Whether the record's hand ``h`` is ``hand`` (its dealer, deck and moves), or with
+    ``last`` continues it (more moves after the same ones)."""
+    moves, played = h["moves"], hand.history
+    return (h["dealer"] == hand.dealer
+            and (len(moves) >= len(played) if last else len(moves) == len(played))
+            and h["deck"] == " ".join(CARD_TEXT[c] for c in hand.deck)
+            and all(m == e.text for m, e in zip(moves, played, strict=False)))
+
+
+def _play_hands(match: Match, hands: list[dict[str, Any]], start: int = 0) -> None:
+    """Play the record's ``hands`` (hand ``start + 1`` on) on ``match``: the moves a hand the
+    match has dealt does not have yet (:func:`catch_up`), then the hands it has not dealt,
+    each checked against the rules and against its claimed result."""
+    for i, h in enumerate(hands, start + 1):
         where = f"hand {i}"
         if i <= len(match.hands):
             hand = match.hands[i - 1]

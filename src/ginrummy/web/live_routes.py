@@ -261,7 +261,7 @@ async def events(
     ``presence`` when someone arrives or leaves; resumes from ``Last-Event-ID`` or ``since``."""
     live: Live = request.app.state.live
     service = live.service
-    seat = await run_in_threadpool(service.seat_of, player, match_id)
+    seat, people = await run_in_threadpool(service.seating, player, match_id)
     live.take(player.id)
     sub: Subscription | None = None
     try:
@@ -286,7 +286,7 @@ async def events(
             del live.seats[match_id, seat]
         await run_in_threadpool(live.leave, match_id, seat)
 
-    body = _events(live, the_sub, seat, version, resume, seats, deadline)
+    body = _events(live, the_sub, seat, version, resume, seats, deadline, people)
     return _Stream(body, the_sub, close)
 
 
@@ -307,7 +307,11 @@ async def _events(
     resume: int | None,
     seats: list[SeatPresence],
     deadline: float | None,
+    people: bool,
 ) -> AsyncIterator[ServerSentEvent]:
+    """The stream's events. Only a table for two people has deadlines (a clock, the grace
+    period): after a change its stream reads the next one (a deadline already passed is
+    applied when the stream wakes for it, :func:`next_deadline`)."""
     match_id = sub.match_id
     service = live.service
     sent = version
@@ -327,7 +331,8 @@ async def _events(
         if sub.version > sent:
             sent = sub.version
             yield _version_event(match_id, sent)
-            deadline = await run_in_threadpool(next_deadline, service, match_id)
+            if people:
+                deadline = await run_in_threadpool(service.deadline, match_id)
         if sub.take_presence():
             seats = await run_in_threadpool(live.presence.of, match_id)
             if presence_key(seats) != shown:

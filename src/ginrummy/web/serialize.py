@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from ..cards import Card, cards_of_mask
+from ..cards import CARD_TEXT, Card, cards_of_mask
 from ..cheatsheet import cheat_sheet
 from ..explain import explain_result
 from ..match import Match
@@ -48,11 +48,11 @@ _WHO: tuple[Who, Who] = ("you", "computer")
 
 
 def _c(card: int | None) -> str | None:
-    return None if card is None else str(Card(card))
+    return None if card is None else CARD_TEXT[card]
 
 
 def _cards(cards: Iterable[int]) -> list[str]:
-    return [str(Card(c)) for c in cards]
+    return [CARD_TEXT[c] for c in cards]
 
 
 def _who(seat: int | None, me: int) -> Who | None:
@@ -83,9 +83,16 @@ def move_text(e: PublicEvent, me: int, *, upcard: bool = False,
               last_chance: bool = False) -> str:
     """A move as a sentence from the person's side (:func:`ginrummy.move.narrate`, the
     terminal's words): ``Computer took 7♥ from the discard pile``."""
-    actor = NAMES[0] if e.seat == me else NAMES[1]
-    card = Card(e.card).symbol() if e.card is not None else None
-    return narrate(actor, e.kind, card, upcard=upcard, last_chance=last_chance)
+    return _sentence(e.seat == me, e.kind, e.card, upcard, last_chance)
+
+
+@lru_cache(maxsize=4096)
+def _sentence(mine: bool, kind: str, card: int | None, upcard: bool, last_chance: bool) -> str:
+    """:func:`move_text`'s sentence (a few thousand in all: every answer tells the hand's
+    moves again, so they are kept)."""
+    symbol = Card(card).symbol() if card is not None else None
+    return narrate(NAMES[0] if mine else NAMES[1], kind, symbol, upcard=upcard,
+                   last_chance=last_chance)
 
 
 def public_moves(
@@ -98,12 +105,19 @@ def public_moves(
     out = []
     opening = whole_hand
     for e in events:
-        text = move_text(e, me, upcard=opening,
-                         last_chance=whole_hand and not opening and e.kind == "pass")
-        out.append(PublicMove(who="you" if e.seat == me else "computer", kind=e.kind,
-                              card=_c(e.card), text=text))
+        last_chance = whole_hand and not opening and e.kind == "pass"
+        out.append(_public_move(e.seat == me, e.kind, e.card, opening, last_chance))
         opening = opening and upcard_offer([e.kind])
     return out
+
+
+@lru_cache(maxsize=4096)
+def _public_move(mine: bool, kind: str, card: int | None, upcard: bool,
+                 last_chance: bool) -> PublicMove:
+    """One told move (kept: every answer tells the hand's moves again; the models are only
+    read, never changed)."""
+    return PublicMove(who="you" if mine else "computer", kind=kind, card=_c(card),
+                      text=_sentence(mine, kind, card, upcard, last_chance))
 
 
 def _prompt(view: PlayerView, options: Sequence[CardOption] = ()) -> str:

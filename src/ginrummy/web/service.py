@@ -134,6 +134,7 @@ class _Entry:
     version: int
     table: Table
     seals: str | None
+    record: str | None = None  # the record text at that version, when known
 
 
 @dataclass(frozen=True)
@@ -217,6 +218,7 @@ class TableService:
         table = _table(match, sealer, computer, deal_seed)
         table.seal_next()  # the first hand's commitment, saved below before it is shown
         self._notify(self.store.leave_unfinished(player.id, self.now(), computer=False))
+        record = self._record(match, options.level, sealer)
         info = self.store.create_match(
             player_id=player.id,
             level=options.level,
@@ -224,14 +226,14 @@ class TableService:
             rules=rules.describe(),
             hollywood=match.score.hollywood,
             deal_seed=deal_seed,
-            record=self._record(match, options.level, sealer),
+            record=record,
             status="over" if match.over else "playing",
             scores=match.score.totals,
             winner=match.score.winner,
             hands=self._finished(match, 0),
             seals=dump_seals(sealer),
         )
-        entry = _Entry(info.version, table, dump_seals(sealer))
+        entry = _Entry(info.version, table, dump_seals(sealer), record)
         self._remember(info.id, entry)
         self._notify([(info.id, info.version)])
         return self._state(_Seated(info, entry, HUMAN, None), None)
@@ -365,10 +367,15 @@ class TableService:
 
     def seat_of(self, player: PlayerInfo, match_id: str) -> int:
         """The player's seat at the match (who may watch it); :class:`NotFound` otherwise."""
+        return self.seating(player, match_id)[0]
+
+    def seating(self, player: PlayerInfo, match_id: str) -> tuple[int, bool]:
+        """The player's seat at the match and whether it is a table for two people (where
+        deadlines run); :class:`NotFound` unless they sit at it."""
         found = self.store.read_seated(match_id, player.id, record=False)
         if found is None:
             raise NotFound(match_id)
-        return found.seat
+        return found.seat, found.people is not None
 
     def deadline(self, match_id: str) -> float | None:
         """The next deadline of a match between two people (its clock or a person's grace
@@ -598,11 +605,11 @@ class TableService:
             table = cached.table
             hands = len(table.match.hands)
             try:
-                if catch_up(table.match, saved.record):
+                if catch_up(table.match, saved.record, cached.record):
                     if saved.seals != cached.seals or len(table.match.hands) != hands:
                         table.sealer = (load_seals(table.match, saved.seals)
                                         if saved.seals is not None else None)
-                    entry = _Entry(saved.version, table, saved.seals)
+                    entry = _Entry(saved.version, table, saved.seals, saved.record)
                     self._remember(info.id, entry)
                     return entry
             except (GinRummyError, SealError):
@@ -615,7 +622,7 @@ class TableService:
         else:
             computer = self._computer(info.level, resuming=True)
             table = _table(match, sealer, computer, info.deal_seed)
-        entry = _Entry(saved.version, table, saved.seals)
+        entry = _Entry(saved.version, table, saved.seals, saved.record)
         self._remember(info.id, entry)
         return entry
 
@@ -661,9 +668,10 @@ class TableService:
         finished = self._finished(match, info.hands_played)
         status = "over" if match.over else "playing"
         seals = dump_seals(sealer) if sealer is not None else None
+        record = self._record(match, info.level, sealer, people)
         common = dict(
             expected_version=entry.version,
-            record=self._record(match, info.level, sealer, people),
+            record=record,
             status=status,
             hands_played=len(match.results),
             scores=match.score.totals,
@@ -680,7 +688,7 @@ class TableService:
             version, fresh = self.store.save_people_match(
                 info.id, **common, seeds={}, clock_started=now,  # type: ignore[arg-type]
                 **presence)
-        entry.version, entry.seals = version, seals
+        entry.version, entry.seals, entry.record = version, seals, record
         self._remember(info.id, entry)
         self._notify([(info.id, version)])
         new_info = replace(info, version=version, status=status,
