@@ -16,10 +16,21 @@ waiting.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import secrets
 from typing import TYPE_CHECKING
 
-from sqlalchemy import DateTime, ForeignKey, Integer, String, delete, select, update
+from sqlalchemy import (
+    DateTime,
+    ForeignKey,
+    Integer,
+    Select,
+    String,
+    bindparam,
+    delete,
+    select,
+    update,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .store import PlayerInfo, _Base, _Player, hash_token
@@ -95,24 +106,31 @@ def create_player(store: Store, name: str) -> tuple[PlayerInfo, str]:
 
 def player_by_token(store: Store, token: str) -> PlayerInfo | None:
     now = store.clock()
-    with store._tx() as s:
-        found = s.execute(
-            select(_Player.id, _Player.name, _Token.id, _Token.last_used_at)
-            .join(_Token, _Token.player_id == _Player.id)
-            .where(_Token.token_hash == hash_token(token), _Token.expires_at > now)
-        ).first()
-        if found is None:
-            return None
-        if now - found[3] >= RENEW_EVERY:
-            s.execute(
-                update(_Token)
-                .where(_Token.id == found[2])
-                .values(last_used_at=now, expires_at=now + TOKEN_LIFETIME)
-            )
-            # The player's browsers that stayed away too long are forgotten meanwhile.
-            s.execute(delete(_Token).where(_Token.player_id == found[0],
-                                           _Token.expires_at <= now))
+    # Every request asks this: one prebuilt query on a plain connection, and a transaction
+    # only for the (at most hourly) renewal.
+    with store.engine.connect() as conn:
+        found = conn.execute(_by_token(), {"hash": hash_token(token), "now": now}).first()
+    if found is None:
+        return None
+    if now - found[3] < RENEW_EVERY:
         return PlayerInfo(found[0], found[1])
+    with store._tx() as s:
+        s.execute(
+            update(_Token)
+            .where(_Token.id == found[2])
+            .values(last_used_at=now, expires_at=now + TOKEN_LIFETIME)
+        )
+        # The player's browsers that stayed away too long are forgotten meanwhile.
+        s.execute(delete(_Token).where(_Token.player_id == found[0], _Token.expires_at <= now))
+    return PlayerInfo(found[0], found[1])
+
+
+@functools.cache
+def _by_token() -> Select[int, str, int, dt.datetime]:
+    """The player and token row of a token's hash (parameters ``hash`` and ``now``)."""
+    return (select(_Player.id, _Player.name, _Token.id, _Token.last_used_at)
+            .join(_Token, _Token.player_id == _Player.id)
+            .where(_Token.token_hash == bindparam("hash"), _Token.expires_at > bindparam("now")))
 
 
 def sign_out_everywhere(store: Store, player_id: int) -> str:
