@@ -89,3 +89,30 @@ def test_a_broken_continuation_raises_and_says_where() -> None:
     held = record.loads(texts[mid])
     with pytest.raises(InvalidRecordError, match="hand 1, move 7"):
         record.catch_up(held, bad, texts[mid])
+
+
+@pytest.mark.parametrize("profile", ["modern", "oklahoma"])
+def test_writing_after_an_earlier_record_gives_the_whole_record(profile: str) -> None:
+    rng = random.Random(profile)
+    m = Match(get_rules(profile), seed=f"after/{profile}")
+    meta = {"level": "hard"}
+
+    def hand_meta() -> list[dict[str, str]]:  # like the sealer's: final once a hand is over
+        return [{"state": "over" if h.over else f"{len(h.history)} moves"} for h in m.hands]
+
+    earlier = record.dumps(m, players=["A", "B"], meta=meta)
+    steps = 0
+    while not m.over and len(m.hands) <= 4:
+        if m.hand.over:
+            m.next_hand()
+        else:
+            m.play(rng.choice(m.hand.legal_moves()))
+        whole = record.dumps(m, players=["A", "B"], meta=meta, hand_meta=hand_meta())
+        assert record.dumps(m, players=["A", "B"], meta=meta, hand_meta=hand_meta(),
+                            after=earlier) == whole
+        if rng.random() < 0.3:  # a save after every few moves
+            earlier = whole
+        steps += 1
+    assert len(m.hands) >= 3 and steps > 100
+    # Another head (names, meta) is never reused.
+    assert record.dumps(m, players=["C", "B"], after=earlier) == record.dumps(m, players=["C", "B"])

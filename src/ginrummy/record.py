@@ -78,9 +78,15 @@ def dumps(
     players: Sequence[str] | None = None,
     meta: Mapping[str, Any] | None = None,
     hand_meta: Sequence[Mapping[str, Any]] | None = None,
+    after: str | None = None,
 ) -> str:
     """The record of ``match`` as text. ``players`` names seats 0 and 1; ``meta`` and
-    ``hand_meta`` carry extra string/int fields (such as sealed-deal data) for other layers."""
+    ``hand_meta`` carry extra string/int fields (such as sealed-deal data) for other layers.
+
+    ``after``: a record this function wrote of the same match earlier, with the same players
+    and meta. The hands before its last one are over, so they do not change: they are taken
+    from it as written and only the rest is written again (a server saves after every move,
+    and a long match's record is mostly finished hands)."""
     rules = match.rules
     lines = [
         "# ginrummy match record",
@@ -93,7 +99,17 @@ def dumps(
         lines.append(f"players = {_toml_value(list(players))}")
     if meta:
         lines.append(f"meta = {_toml_value(dict(meta))}")
-    for i, hand in enumerate(match.hands):
+    first = 0
+    if after is not None:
+        # Each hand is written as a blank line and "[[hands]]": the text before the last
+        # hand's blank line is the head and the hands that are over.
+        start = after.rfind(_HAND_HEADER)
+        done = after.count(_HAND_HEADER) - 1
+        if (start > 0 and done <= len(match.hands)
+                and after.startswith("\n".join(lines) + "\n")
+                and all(hand.over for hand in match.hands[:done])):
+            lines, first = [after[:start - 1]], done
+    for i, hand in enumerate(match.hands[first:], first):
         lines.append("")
         lines.append("[[hands]]")
         lines.append(f"dealer = {hand.dealer}")

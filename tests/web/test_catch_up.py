@@ -92,5 +92,10 @@ def test_a_computer_match_moved_on_by_another_process_is_caught_up(
         # The answer tells the computer's moves of this request; a reload does not.
         assert state.model_dump() == fresh_state(store, ann, made.id) | {
             "computer_moves": state.model_dump()["computer_moves"]}
+        # The record saved (its finished hands reused from the last save) is the whole
+        # record of the match as it is.
+        entry = svc._cache[made.id]
+        assert store.load_record(made.id)[1] == svc._record(
+            entry.table.match, "hard", entry.table.sealer)
     fresh = requests
     assert len(replays) - fresh <= 1

@@ -668,7 +668,7 @@ class TableService:
         finished = self._finished(match, info.hands_played)
         status = "over" if match.over else "playing"
         seals = dump_seals(sealer) if sealer is not None else None
-        record = self._record(match, info.level, sealer, people)
+        record = self._record(match, info.level, sealer, people, after=entry.record)
         common = dict(
             expected_version=entry.version,
             record=record,
@@ -724,12 +724,15 @@ class TableService:
         return {"level": level}
 
     def _record(self, match: Match, level: str, sealer: DealSealer | None = None,
-                people: PeopleInfo | None = None) -> str:
+                people: PeopleInfo | None = None, *, after: str | None = None) -> str:
+        """The match's record; ``after``: its record at the cached version (its finished
+        hands are reused, see :func:`~ginrummy.record.dumps`)."""
         return dumps(
             match,
             players=self._players(level, people),
             meta=self._meta(level),
             hand_meta=sealer.hand_meta() if sealer is not None else None,
+            after=after,
         )
 
     def _state(self, seated: _Seated, since: tuple[int, int] | None) -> MatchState:
