@@ -6,7 +6,8 @@ coach meanwhile.
 Run from the repository root (after ``./scripts/setup``)::
 
     python benchmarks/bench_web_clients.py [--clients 20,100] [--workers 1,2]
-        [--db sqlite,postgresql] [--coach 0,4] [--moves 30] [--level hard] [--pg-url URL]
+        [--db sqlite,postgresql] [--coach 0,4] [--moves 30] [--level hard] [--think 0]
+        [--pg-url URL]
 
 Every list option is a comma-separated list; one run is made for each combination, and one
 table printed at the end. Each run starts ``ginrummy serve`` (its defaults: rate limits on, the
@@ -18,7 +19,10 @@ Each client is a player of its own, made in the database before the server start
 server's limit on new players per address would refuse a crowd from one address); it starts a
 match and sends ``--moves`` requests (dealing each hand with a client seed of its own when the
 match waits for one, starting a new match when one ends), choosing as ``bench_web.py`` does.
-What is timed is each move or deal request, from sending to the parsed answer. Errors (any
+What is timed is each move or deal request, from sending to the parsed answer. By default a
+client sends its next request the moment an answer comes (a saturation test: the clients keep
+both cores busy and the figures measure the queue for them); ``--think S`` pauses a random 0
+to 2S seconds before each request, untimed, as a person would. Errors (any
 answer other than 200/201, or a failed connection) are counted; a client stops at its first.
 
 With ``--coach N`` (N > 0), N more players each ask the coach to judge moves at the decisions of
@@ -36,6 +40,7 @@ import glob
 import itertools
 import os
 import pwd
+import random
 import secrets
 import shutil
 import socket
@@ -149,8 +154,10 @@ def fresh_database(kind: str, cluster: str | None) -> Iterator[str]:
 
 
 def player(url: str, token: str, level: str, moves: int, go: threading.Barrier,
-           times: list[float], errors: list[str]) -> None:
-    """One client: ``moves`` timed requests of its own match(es)."""
+           times: list[float], errors: list[str], think: float = 0.0, seed: int = 0) -> None:
+    """One client: ``moves`` timed requests of its own match(es), each after a pause of a
+    random 0 to 2 x ``think`` seconds (not timed)."""
+    pause = random.Random(seed)
     with httpx.Client(base_url=url, timeout=120) as client:
         try:
             client.headers["Authorization"] = f"Bearer {token}"
@@ -163,6 +170,8 @@ def player(url: str, token: str, level: str, moves: int, go: threading.Barrier,
             return
         go.wait()
         for _ in range(moves):
+            if think:
+                time.sleep(pause.uniform(0, 2 * think))  # a person thinking, not a wait
             mid = state["id"]
             if state["status"] == "over":
                 path, body = "/api/matches", {"level": level}
@@ -199,7 +208,7 @@ class Result:
 
 
 def one_run(kind: str, cluster: str | None, clients: int, workers: int, coach: int,
-            moves: int, level: str) -> Result:
+            moves: int, level: str, think: float = 0.0) -> Result:
     from bench_coach_load import Looper
     from ginrummy.store import Store
 
@@ -222,8 +231,8 @@ def one_run(kind: str, cluster: str | None, clients: int, workers: int, coach: i
                 time.sleep(0.1)
             go = threading.Barrier(clients)
             threads = [threading.Thread(target=player, args=(url, token, level, moves, go,
-                                                             times, errors))
-                       for token in tokens]
+                                                             times, errors, think, n))
+                       for n, token in enumerate(tokens)]
             t0 = time.perf_counter()
             for t in threads:
                 t.start()
@@ -255,6 +264,9 @@ def main(argv: list[str] | None = None) -> None:
                     help="clients hammering the coach meanwhile, e.g. 0,4")
     ap.add_argument("--moves", type=int, default=30, help="timed requests per client")
     ap.add_argument("--level", default="hard")
+    ap.add_argument("--think", type=float, default=0.0,
+                    help="mean pause before each request, s: a person's pace (default 0: "
+                    "each client sends the next request the moment an answer comes)")
     ap.add_argument("--pg-url", default=None,
                     help="a PostgreSQL cluster's admin URL (default: start a throwaway one)")
     args = ap.parse_args(argv)
@@ -267,14 +279,16 @@ def main(argv: list[str] | None = None) -> None:
     for line in environment_lines(["ginrummy", "fastapi", "uvicorn", "SQLAlchemy", "httpx",
                                    "psycopg"]):
         print(line)
-    print(f"work    : each client {args.moves} requests, level {args.level}")
+    print(f"work    : each client {args.moves} requests, level {args.level}, think "
+          f"{args.think} s")
     print(load_line("before all runs"), flush=True)
     results: list[Result] = []
     own_cluster = "postgresql" in args.db and not args.pg_url
     with postgres_cluster() if own_cluster else given(args.pg_url) as cluster:
         for kind, workers, clients, coach in itertools.product(
                 args.db, args.workers, args.clients, args.coach):
-            r = one_run(kind, cluster, clients, workers, coach, args.moves, args.level)
+            r = one_run(kind, cluster, clients, workers, coach, args.moves, args.level,
+                        args.think)
             results.append(r)
             print(f"  {kind} workers {workers} clients {clients} coach {coach}: "
                   f"{len(r.ms)} requests in {r.wall:.1f} s, p50 "

@@ -100,8 +100,6 @@ AGENT = "agent"
 
 HUMAN, COMPUTER = 0, 1
 
-#: Why ``"deal": true`` is refused: a deal the server starts by itself has a client seed the
-#: server chose, so it proves nothing.
 #: Why a next-hand request without a client seed is refused.
 SEND_CLIENT_SEED = (
     "Send your client seed (\"client_seed\": 1 to 256 bytes of text) to deal the hand: the "
