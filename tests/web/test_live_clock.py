@@ -1,8 +1,8 @@
 """The stream's hooks into the service, with the server in this process (uvicorn in a thread,
 on 127.0.0.1), so a test can stand in for the service: an open stream reports its seat as seen
 and wakes at the match's clock deadline (``deadline``) to call ``expire_due`` with nobody
-moving; a second seat (seated by a stand-in ``seat_of``) coming and going
-reaches the first seat's stream as ``presence`` events."""
+moving; the second person of a table for two coming and going reaches the first seat's
+stream as ``presence`` events."""
 
 from __future__ import annotations
 
@@ -90,23 +90,17 @@ def test_a_stream_marks_its_seat_seen_and_wakes_at_the_clock_deadline(
 def test_a_second_seat_coming_and_going_reaches_the_first_seats_stream(
     served: tuple[str, object],
 ) -> None:
-    url, service = served
+    url, _service = served
     ann, bob = Api(url), Api(url, name="Bob")
-    state = ann.new_match()
-    real_seat_of = service.seat_of  # type: ignore[attr-defined]
-
-    def seat_of(player: object, match_id: str) -> int:
-        # Until people-vs-people tables exist: seat Bob at Ann's match as seat 1.
-        if getattr(player, "name", "") == "Bob" and match_id == state["id"]:
-            return 1
-        return int(real_seat_of(player, match_id))
-
-    service.seat_of = seat_of  # type: ignore[attr-defined]
+    r = ann.http.post("/api/matches", json={"opponent": "person"})
+    assert r.status_code == 201, r.text
+    state = r.json()
     try:
         anns = ann.events(state["id"])
         try:
             first = anns.until("presence")["data"]
             assert [(s["seat"], s["here"]) for s in first["seats"]] == [(0, True)]
+            assert bob.http.post(f"/api/invites/{state['invite']}").status_code == 200
             bobs = bob.events(state["id"])
             try:
                 assert bobs.until("presence")["data"]["you"] == 1
