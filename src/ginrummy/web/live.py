@@ -11,8 +11,10 @@ Two buses behind the one interface, chosen from the store's URL by :func:`bus_fo
 - :class:`LocalBus` (SQLite and any other database): changes made by this process reach its
   streams at once through the event loop. Changes made by another process on the same
   database file (``serve --workers 2``, or two servers on one file) are found by a bounded
-  poll: while streams are open, every :data:`POLL_SECONDS` one indexed query reads the
-  versions of the watched matches only.
+  poll: while streams are open, every :data:`POLL_SECONDS` SQLite's ``PRAGMA data_version``
+  (a counter of commits by other connections, read on a connection of the bus's own) tells
+  whether anything was committed since the last look, and only then one indexed query reads
+  the versions of the watched matches.
 - :class:`PostgresBus` (PostgreSQL): the database's own ``LISTEN/NOTIFY``. Each process keeps
   one listening connection (psycopg 3, reconnecting with backoff; after a reconnect every
   watched match's version is read again, since notifications sent meanwhile are lost) and one
@@ -40,6 +42,7 @@ import datetime as dt
 import logging
 import random
 import secrets
+import sqlite3
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -88,8 +91,9 @@ APPLICATION_NAME = "ginrummy-live"
 HEARTBEAT_SECONDS = 15.0
 #: A seat whose row was not refreshed for this long is not here, whatever its count says.
 STALE_SECONDS = 2.5 * HEARTBEAT_SECONDS
-#: How often :class:`LocalBus` reads the watched matches' versions for other processes' changes.
-POLL_SECONDS = 0.1
+#: How often :class:`LocalBus` looks for other processes' changes (a counter read; the
+#: versions of the watched matches are read only when it moved).
+POLL_SECONDS = 0.02
 #: Largest ``IN (...)`` list of one version query.
 _CHUNK = 500
 
@@ -259,16 +263,40 @@ class LocalBus(Bus):
     def __init__(self, store: Store, *, poll: float | None = POLL_SECONDS) -> None:
         super().__init__(store)
         self.poll = poll
+        url = store.engine.url
+        self._file = url.database if url.get_backend_name() == "sqlite" else None
+        self._counter: sqlite3.Connection | None = None
+        self._count: int | None = None
 
     async def _run(self) -> None:
         if self.poll is None:
             return
-        while True:
-            await asyncio.sleep(self.poll)
-            try:
-                await self._resync()
-            except Exception:  # a busy or vanished database: try again next round
-                log.warning("reading the watched matches' versions failed", exc_info=True)
+        try:
+            while True:
+                await asyncio.sleep(self.poll)
+                try:
+                    if self.watched() and self._committed():
+                        await self._resync()
+                except Exception:  # a busy or vanished database: try again next round
+                    self._count = None
+                    log.warning("reading the watched matches' versions failed", exc_info=True)
+        finally:
+            if self._counter is not None:
+                self._counter.close()
+                self._counter = None
+
+    def _committed(self) -> bool:
+        """Whether another connection committed to the database since the last look (always
+        True but for a SQLite file): ``PRAGMA data_version`` on a connection of this bus's
+        own, which never writes; a read of a counter, quick enough for the event loop."""
+        if self._file is None:
+            return True
+        if self._counter is None:
+            self._counter = sqlite3.connect(self._file, isolation_level=None,
+                                            check_same_thread=False)
+        count = self._counter.execute("PRAGMA data_version").fetchone()[0]
+        moved, self._count = count != self._count, count
+        return bool(moved)
 
 
 class PostgresBus(Bus):
