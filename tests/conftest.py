@@ -8,9 +8,14 @@ tests are shared out between xdist workers, and Hypothesis profiles.
 - ``browser`` (every test using the ``browser`` or ``live_server`` fixture) and ``postgres``
   (every test using ``pg_url``, or so marked) are set here from the fixtures a test uses, so a
   new page test is marked without remembering to: ``-m "not browser and not postgres"``.
-- ``./scripts/test`` shares the tests out with ``--dist worksteal``. The web tests (many of
-  the longest: a server, a coach, whole matches) are collected first, so that the tail is made
-  of short engine tests and neither worker is left alone with a long test at the end.
+- ``./scripts/test`` shares the tests out with ``--dist worksteal``: each worker takes half of
+  the list, in order, and a worker that runs out takes the second half of the other's queue.
+  So the modules are ordered by their longest test, longest first: a long test (a whole match
+  on two workers, a browser match) starts at once instead of late, when it would leave the
+  other worker idle at the end, and the tail is made of short tests that share out well. A
+  test's time is what the last run on this machine measured (kept in pytest's cache); a module
+  the cache does not know yet (a fresh checkout, as in CI) takes its figure from ``_HINT``, or
+  a small default (more for a web module, which starts a server or a browser).
   (``--dist loadgroup`` with ``xdist_group`` marks would keep every browser test on one
   worker, but with pytest 9.2 it silently stops grouping: pytest-xdist issue #1386.)
 """
@@ -26,6 +31,36 @@ settings.register_profile("default", deadline=None)
 settings.register_profile("slow", deadline=None, max_examples=2000)
 settings.load_profile("default")
 
+#: Where the last run's time of every test is kept (pytest's cache, .pytest_cache/).
+_DURATIONS_KEY = "ginrummy/durations"
+#: The longest test of the slowest modules in seconds, as a full run on the shared two-core
+#: machine measured them (December 2026, under load): only an order (see above), for a run
+#: that has no measured times yet. The match on two workers is put first: its length varies
+#: from run to run by a factor of two (the deals are random).
+_HINT = {
+    "tests/web/test_people_workers.py": 80,
+    "tests/web/test_page_agent.py": 68,
+    "tests/web/test_people.py": 41,
+    "tests/web/test_learn_page.py": 25,
+    "tests/web/test_api.py": 25,
+    "tests/web/test_reliability.py": 21,
+    "tests/web/test_schema.py": 20,
+    "tests/test_fairness.py": 19,
+    "tests/web/test_page_phone.py": 19,
+    "tests/web/test_page_sealed.py": 17,
+    "tests/web/test_serve_workers.py": 17,
+    "tests/test_simulate_ray.py": 16,
+    "tests/web/test_coach_page.py": 15,
+    "tests/web/test_page.py": 14,
+    "tests/test_tui_coach.py": 14,
+    "tests/web/test_page_account.py": 13,
+    "tests/test_tui_terminal.py": 13,
+    "tests/web/test_live_workers.py": 13,
+    "tests/web/test_live_pg.py": 11,
+    "tests/test_hand.py": 11,
+    "tests/web/test_crash.py": 11,
+    "tests/test_golden.py": 10,
+}
 #: A test using any of these fixtures is marked so.
 _MARK_BY_FIXTURE = {"browser": "browser", "live_server": "browser", "pg_url": "postgres"}
 _WEB = Path(__file__).resolve().parent / "web"
@@ -69,12 +104,57 @@ def pytest_itemcollected(item: pytest.Item) -> None:
         item.add_marker(kind)
 
 
+def _module(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
+
+def _longest_test(config: pytest.Config, items: list[pytest.Item]) -> dict[str, float]:
+    """Seconds of each module's longest test: measured by the last run, else the hint."""
+    measured: dict[str, float] = {}
+    cache = getattr(config, "cache", None)
+    if cache is not None:
+        for nodeid, seconds in cache.get(_DURATIONS_KEY, {}).items():
+            module = _module(nodeid)
+            measured[module] = max(measured.get(module, 0.0), float(seconds))
+    out: dict[str, float] = {}
+    for item in items:
+        module = _module(item.nodeid)
+        if module not in out:
+            web = _WEB in item.path.parents
+            out[module] = measured.get(module, _HINT.get(module, 3.0 if web else 0.5))
+    return out
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    # Stable: the order within each folder is kept.
-    items.sort(key=lambda item: _WEB not in item.path.parents)
+    # Stable: the order within each module is kept (module fixtures are set up once).
+    longest = _longest_test(config, items)
+    items.sort(key=lambda item: -longest[_module(item.nodeid)])
     if config.getoption("--slow"):
         return
     skip = pytest.mark.skip(reason="long check: run with --slow")
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+# The time of every test, summed over its setup, call and teardown, kept for the next run's
+# order. Under xdist the reports reach the controller, which alone writes the cache.
+# A skipped test (a long check without --slow) is not recorded: it ran in no time.
+_measured: dict[str, float] = {}
+_skipped: set[str] = set()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    _measured[report.nodeid] = _measured.get(report.nodeid, 0.0) + report.duration
+    if report.skipped:
+        _skipped.add(report.nodeid)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    config = session.config
+    cache = getattr(config, "cache", None)
+    if cache is None or hasattr(config, "workerinput") or not _measured:
+        return
+    known: dict[str, float] = cache.get(_DURATIONS_KEY, {})
+    known.update({k: round(v, 2) for k, v in _measured.items() if k not in _skipped})
+    cache.set(_DURATIONS_KEY, known)

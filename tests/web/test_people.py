@@ -187,15 +187,21 @@ def cards_of(deck: list[int]) -> list[str]:
 _LOADED: dict[tuple[str, int], Any] = {}
 
 
-def _loaded(store: Store, match_id: str) -> tuple[Any, str]:
-    """The stored match replayed and its seals, once per version (the scan reads it often)."""
+def _loaded(store: Store, match_id: str) -> tuple[Any, set[str], Any]:
+    """The stored match replayed, its unrevealed server seeds and its people row, read once
+    per version (every change, a client seed too, makes a new version; the scan asks often)."""
     version, text, seals = store.load_match(match_id)
     key = (match_id, version)
     if key not in _LOADED:
         _LOADED.clear()
         assert seals is not None
-        _LOADED[key] = (loads(text), seals)
-    found: tuple[Any, str] = _LOADED[key]
+        match = loads(text)
+        seeds = {h["server_seed"] for n, h in enumerate(json.loads(seals)["hands"])
+                 if n >= len(match.hands) or not match.hands[n].over}
+        people = store.people_of(match_id)
+        assert people is not None
+        _LOADED[key] = (match, seeds, people)
+    found: tuple[Any, set[str], Any] = _LOADED[key]
     return found
 
 
@@ -203,11 +209,7 @@ def secrets_for(store: Store, match_id: str, seat: int) -> tuple[set[str] | None
     """What the person in ``seat`` may not know now: the other's unrevealed cards and the
     stock (``None`` once the hand is over), and every unrevealed server seed plus the other
     person's client seed not yet used in a deal."""
-    match, seals = _loaded(store, match_id)
-    seeds = {h["server_seed"] for n, h in enumerate(json.loads(seals)["hands"])
-             if n >= len(match.hands) or not match.hands[n].over}
-    people = store.people_of(match_id)
-    assert people is not None
+    match, seeds, people = _loaded(store, match_id)
     pending = {v for k, v in people.seeds.items() if k != seat}
     if not match.hands or match.hand.over:
         return (None if match.hands else set()), seeds | pending

@@ -9,12 +9,15 @@ every request that the connection is still the same one (a client idle for a whi
 again first, since the server closes idle connections after a few seconds).
 
 The match is played to its end: both people send a client seed for every hand (either may send
-first), and the moves are the helpers' chooser with many random legal moves mixed in (purely
-random moves rarely knock, and a match of dead hands never ends; the rules' target is not
-something the API lets a table lower). After every request the test's own ``LISTEN`` on the
-workers' channel must hear the new version announced (so it went through PostgreSQL, not a
-later catch-up read), and both streams are read until they show it, so every version the
-server answered must appear on both streams.
+first), and the moves are the helpers' chooser with random legal moves mixed in (purely random
+moves rarely knock, and a match of dead hands never ends; the rules' target is not something
+the API lets a table lower). One move in ten is random in the default run (a match of about
+370 requests on average); ``--slow`` makes it three in ten, whose matches are twice as long.
+After every request the test's own ``LISTEN`` on the workers' channel must hear the new version
+announced (so it went through PostgreSQL, not a later catch-up read), and both streams are read
+until they show it, so every version the server answered must appear on both streams. A person
+reads the table (``GET``) only when it becomes their turn; otherwise the answer to their own
+last request says what they may do.
 
 Every wait is bounded: a stream read times out, and a wait for an event reads a bounded number
 of events."""
@@ -53,8 +56,8 @@ TRIES = 400
 IDLE_SECONDS = 1.0
 #: Most requests one match may take before the test fails.
 STEPS = 4000
-#: The chance of a random legal move instead of the chooser's.
-WILD = 0.3
+#: The chance of a random legal move instead of the chooser's (with --slow, and without).
+WILD, WILD_DEFAULT = 0.3, 0.1
 #: Longest wait for one notification on the test's own listening connection.
 NOTIFY_TIMEOUT = 30.0
 
@@ -214,7 +217,10 @@ def server(pg_url: str, tmp_path: Path) -> Iterator[Server]:
     assert "Traceback" not in log, log
 
 
-def test_a_whole_match_between_people_on_two_workers_hears_every_move(server: Server) -> None:
+def test_a_whole_match_between_people_on_two_workers_hears_every_move(
+    server: Server, request: pytest.FixtureRequest
+) -> None:
+    wild = WILD if request.config.getoption("--slow") else WILD_DEFAULT
     rng = random.Random(13)
     ann = Person(server.url, "Ann")
     bob = Person(server.url, "Bob", avoid=ann.worker)
@@ -232,8 +238,11 @@ def test_a_whole_match_between_people_on_two_workers_hears_every_move(server: Se
         for s in streams:
             s.reach(joined["version"])
         deals = 0
+        # The last answer, and whose: the next move is read from it when that person is to
+        # play again (drawing, then discarding), else from the other person's own state.
+        last, seat = joined, 1
         for _step in range(STEPS):
-            state = ann.get(f"/api/matches/{mid}")
+            state = last
             if state["status"] == "over":
                 break
             if state["status"] == "between_hands":
@@ -243,11 +252,14 @@ def test_a_whole_match_between_people_on_two_workers_hears_every_move(server: Se
                     "version": state["version"]})
                 deals += out["hand"] is not None
             else:
-                seat = 0 if state["hand"]["your_turn"] else 1
-                mine = state if seat == 0 else bob.get(f"/api/matches/{mid}")
-                assert mine["hand"]["your_turn"]
+                if not state["hand"]["your_turn"]:
+                    seat = 1 - seat
+                    state = people[seat].get(f"/api/matches/{mid}")
+                    assert state["version"] == last["version"]
+                assert state["hand"]["your_turn"]
                 out = people[seat].post(f"/api/matches/{mid}/moves", {
-                    "move": choose(mine, rng, wild=WILD), "version": mine["version"]})
+                    "move": choose(state, rng, wild=wild), "version": state["version"]})
+            last = out
             answered.append(out["version"])
             heard.reach(mid, out["version"])
             # Both people hear of it before anyone moves again: the mover's stream from its
