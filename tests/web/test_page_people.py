@@ -311,9 +311,14 @@ def test_on_a_phone_the_clock_runs_and_a_resignation_ends_it_then_a_rematch(
     other.page.wait_for_selector("#people-bar:not([hidden])")
     shown = other.page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")
     assert sorted(shown) == sorted(held)
-    # One screen wide: nothing scrolls sideways.
-    for person in (ann, bob):
+    # One screen wide: nothing scrolls sideways. The rules line names the other person
+    # where they dealt (never "the computer").
+    dealt_by_ann = st["hand"]["dealer"] == "you"
+    for person, dealer_is_me in ((ann, dealt_by_ann), (bob, not dealt_by_ann)):
         person.fits()
+        line = person.page.text_content("#rules-line") or ""
+        assert ("you dealt" if dealer_is_me else
+                ("Bob dealt" if person is ann else "Ann dealt")) in line, line
     # Bob resigns (and confirms); both pages say who won and why.
     bob.press("#btn-resign")
     bob.page.wait_for_selector("#people-ended:not([hidden])")

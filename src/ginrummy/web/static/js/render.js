@@ -268,7 +268,8 @@ function renderScore(state) {
   }
   box.replaceChildren(...lines);
   const where = state.hand
-    ? `hand ${state.hand.number}, ${state.hand.dealer === "you" ? "you dealt" : "the computer dealt"}`
+    ? `hand ${state.hand.number}, ${state.hand.dealer === "you" ? "you dealt"
+      : state.opponent === "person" ? `${opponentName(state)} dealt` : "the computer dealt"}`
     : "no hand dealt yet";
   $("rules-line").textContent = `Rules: ${state.rules.describe} · ${where}`;
   $("sheet").replaceChildren(score.rows.length ? sheetTable(score, "Score sheet of this match")
