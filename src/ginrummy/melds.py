@@ -55,6 +55,7 @@ __all__ = [
     "declared_arrangement",
     "layoff_candidates",
     "best_layoffs",
+    "best_layoff_mask",
     "layoff_deadwood",
     "layoff_spots",
     "layoff_lines",
@@ -1044,28 +1045,31 @@ def layoff_lines(meld: int) -> tuple[tuple[int, ...], ...]:
 
 
 def _layoff_options(melds: Iterable[int], defender: int) -> list[int]:
-    """Every set of defender cards that can be laid off together on ``melds`` (as masks)."""
-    per_meld: list[list[int]] = []
+    """Every set of defender cards that can be laid off together on ``melds`` (as masks),
+    fewest cards first, then by mask.
+
+    Each line of each meld (see :func:`layoff_lines`) takes a prefix of the defender's cards
+    along it, and the lines are independent, so the options are the unions of one prefix per
+    line (a card on two lines, such as the fourth card of a set that also extends a run,
+    gives the same unions twice; they are kept once)."""
+    options = [0]
+    lines_of = _LAYOFF_LINES
     for m in melds:
-        per_line: list[list[int]] = []
-        for line in layoff_lines(m):
-            prefixes = [0]
+        lines = lines_of.get(m)
+        for line in _build_layoff_lines(m) if lines is None else lines:
+            if not line or not defender >> line[0] & 1:
+                continue
+            grown = list(options)
             acc = 0
             for card in line:
                 if not defender >> card & 1:
                     break
                 acc |= 1 << card
-                prefixes.append(acc)
-            per_line.append(prefixes)
-        if any(len(p) > 1 for p in per_line):
-            together = [0]
-            for prefixes in per_line:
-                together = [x | y for x in together for y in prefixes]
-            per_meld.append(together)
-    options = {0}
-    for opts in per_meld:
-        options = {o | x for o in options for x in opts}
-    return sorted(options, key=lambda x: (x.bit_count(), x))
+                grown += [o | acc for o in options]
+            options = grown
+    if len(options) > 2:
+        return sorted(set(options), key=lambda x: (x.bit_count(), x))
+    return options
 
 
 def layoff_candidates(melds: Iterable[int], defender: int) -> int:
@@ -1082,14 +1086,22 @@ def best_layoffs(melds: Iterable[int], defender: int) -> tuple[int, int, Arrange
     Minimises the defender's deadwood over every choice of own melds and layoffs; among equal
     choices, lays off the fewest cards.
     """
-    best: tuple[int, int] | None = None
-    for option in _layoff_options(melds, defender):
-        dw = min_deadwood(defender & ~option)
-        if best is None or dw < best[0]:
-            best = (dw, option)
-    assert best is not None
-    dw, option = best
+    dw, option = best_layoff_mask(melds, defender)
     return dw, option, best_arrangement(defender & ~option)
+
+
+def best_layoff_mask(melds: Iterable[int], defender: int) -> tuple[int, int]:
+    """``(deadwood, layoff mask)`` of :func:`best_layoffs`, without the arrangement."""
+    options = _layoff_options(melds, defender)
+    best_dw = min_deadwood(defender)
+    best = 0
+    for option in options:
+        if option:
+            dw = min_deadwood(defender & ~option)
+            if dw < best_dw:
+                best_dw = dw
+                best = option
+    return best_dw, best
 
 
 def layoff_deadwood(melds: Iterable[int], defender: int) -> int:
