@@ -1093,10 +1093,12 @@ def best_layoffs(melds: Iterable[int], defender: int) -> tuple[int, int, Arrange
 def best_layoff_mask(melds: Iterable[int], defender: int) -> tuple[int, int]:
     """``(deadwood, layoff mask)`` of :func:`best_layoffs`, without the arrangement."""
     options = _layoff_options(melds, defender)
-    best_dw = min_deadwood(defender)
+    whole = best_dw = min_deadwood(defender)
     best = 0
     for option in options:
-        if option:
+        # Laying off cards takes at most their points off (put back as deadwood, they make
+        # an arrangement of the whole hand): skip the options that cannot do better.
+        if option and whole - mask_value(option) < best_dw:
             dw = min_deadwood(defender & ~option)
             if dw < best_dw:
                 best_dw = dw

@@ -12,7 +12,6 @@ from itertools import product
 from typing import Literal
 
 from .cards import (
-    CARD_VALUE,
     RANK_MASK,
     SUIT_MASK,
     Card,
@@ -35,6 +34,7 @@ from .melds import (
     best_layoff_mask,
     declared_arrangement,
     layoff_spots,
+    mask_value,
     min_deadwood,
 )
 from .rules import RuleSet, RulesLike, get_rules
@@ -153,10 +153,34 @@ def _fewest_plain(suit: int, p: int) -> tuple[_Split, ...]:
     return got
 
 
-def knock_layout(mask: int) -> tuple[tuple[int, ...], int, int, int]:
+#: ``_FEW_SPOTS[p]``, filled as patterns come up (-2: not yet): the spots of suit pattern
+#: ``p``'s split with the fewest spots, then runs (unshifted), when the hand's sets add no
+#: spot to the suit; -1 when two splits tie. ``_ONE_SPOTS[p]``: the spots of its split when
+#: it splits into runs one way only; -1 otherwise.
+_FEW_SPOTS: list[int] = [-2] * 8192
+_ONE_SPOTS: list[int] = [-2] * 8192
+
+
+def _fill_spots(*patterns: int) -> None:
+    for p in patterns:
+        splits = _SPLITS[p] or _splits(0, p)
+        few = _fewest(splits, 0, 0)
+        _FEW_SPOTS[p] = few[0][0] if len(few) == 1 else -1
+        _ONE_SPOTS[p] = splits[0][0] if len(splits) == 1 else -1
+
+
+#: A knocker's layout: ``(deadwood, spots, cards in sets, melds, deadwood mask)``, the last
+#: two ``None`` when each suit's rest has one best split (see :func:`layout_melds`).
+Layout = tuple[int, int, int, tuple[int, ...] | None, int | None]
+
+
+def knock_layout(mask: int) -> Layout:
     """The knocker's default arrangement of ``mask`` (see :func:`default_knock_arrangement`)
-    as ``(melds in order, deadwood mask, deadwood, spots)``, where ``spots`` are the cards
-    outside ``mask`` that an opponent could lay off directly on those melds."""
+    in short: ``(deadwood, spots, cards in sets, melds, deadwood mask)``, where ``spots`` are
+    the cards outside ``mask`` that an opponent could lay off directly on the melds. The
+    melds and deadwood mask are ``None`` when they follow from the cards in sets (most
+    hands; then :func:`layout_melds` works them out): settling needs them only when the
+    defender holds more than one spot, or when the result's melds are read."""
     a = mask & 8191
     b = mask >> 13 & 8191
     c = mask >> 26 & 8191
@@ -164,122 +188,121 @@ def knock_layout(mask: int) -> tuple[tuple[int, ...], int, int, int]:
     t = (a & b & (c | d)) | (c & d & (a | b))
     r = RUN_DEADWOOD
     if not t:
-        fewest = _FEWEST
-        fa = fewest[a] or _fewest_plain(0, a)
-        fb = fewest[8192 | b] or _fewest_plain(1, b)
-        fc = fewest[16384 | c] or _fewest_plain(2, c)
-        fd = fewest[24576 | d] or _fewest_plain(3, d)
-        if len(fa) == 1 and len(fb) == 1 and len(fc) == 1 and len(fd) == 1:
-            sa, ca, ra = fa[0]
-            sb, cb, rb = fb[0]
-            sc, cc, rc = fc[0]
-            sd, cd, rd = fd[0]
-            runs = ra + rb + rc + rd
-            if len(runs) > 1:
-                runs = tuple(sorted(runs, key=_MELD_ORDER.__getitem__))
-            return (
-                runs,
-                mask & ~(ca | cb | cc | cd),
-                r[a] + r[b] + r[c] + r[d],
-                sa | sb | sc | sd,
-            )
-        choices: Iterable[tuple[int, int, int, int]] = ((8191, 8191, 8191, 8191),)
+        few = _FEW_SPOTS
+        sa = few[a]
+        sb = few[b]
+        sc = few[c]
+        sd = few[d]
+        if (sa | sb | sc | sd) >= 0:
+            return r[a] + r[b] + r[c] + r[d], sa | sb << 13 | sc << 26 | sd << 39, 0, None, None
+        if -2 in (sa, sb, sc, sd):
+            _fill_spots(a, b, c, d)
+            return knock_layout(mask)
         least = r[a] + r[b] + r[c] + r[d]
+        choices: list[tuple[int, int, int, int]] = [(8191, 8191, 8191, 8191)]
     elif not (a & b & c & d):
-        # Only three-card ranks, each a set or not (as in melds._three_card_hits): most such
-        # hands have one set choice reaching the least deadwood, and each suit's rest one
-        # split with the fewest spots.
+        # Only three-card ranks, each a set or not (as in melds._three_card_hits).
         least = r[a] + r[b] + r[c] + r[d]
-        hits = [0]
+        hit = 0
+        ties = False
         q = t
         while q:
             n = ~q
             v = r[a & n] + r[b & n] + r[c & n] + r[d & n]
             if v < least:
                 least = v
-                hits = [q]
+                hit = q
+                ties = False
             elif v == least:
-                hits.append(q)
+                ties = True
             q = (q - 1) & t
-        if len(hits) == 1:
-            q = hits[0]
-            n = ~q
-            xa = a & n
-            xb = b & n
-            xc = c & n
-            xd = d & n
-            set_ranks = q * 0x8004002001  # the ranks of q in every suit
-            removed = mask & set_ranks
-            splits = _SPLITS
-            fa = splits[xa] or _splits(0, xa)
-            fb = splits[8192 | xb] or _splits(1, xb)
-            fc = splits[16384 | xc] or _splits(2, xc)
-            fd = splits[24576 | xd] or _splits(3, xd)
-            if len(fa) == 1 and len(fb) == 1 and len(fc) == 1 and len(fd) == 1:
-                sa, ca, ra = fa[0]
-                sb, cb, rb = fb[0]
-                sc, cc, rc = fc[0]
-                sd, cd, rd = fd[0]
-                runs = ra + rb + rc + rd
-                if len(runs) > 1:
-                    runs = tuple(sorted(runs, key=_MELD_ORDER.__getitem__))
-                sets = []
-                while q:  # sets first, by rank
-                    low = q & -q
-                    q ^= low
-                    sets.append(mask & RANK_MASK[low.bit_length() - 1])
+        if not ties:
+            # One set choice reaches the least deadwood (most such hands): when each suit's
+            # rest splits into runs one way, that is the arrangement.
+            n = ~hit
+            one = _ONE_SPOTS
+            sa = one[a & n]
+            sb = one[b & n]
+            sc = one[c & n]
+            sd = one[d & n]
+            if (sa | sb | sc | sd) >= 0:
+                set_ranks = hit * 0x8004002001  # the ranks of the sets in every suit
                 return (
-                    (*sets, *runs),
-                    mask & ~(ca | cb | cc | cd | removed),
                     least,
-                    (set_ranks | sa | sb | sc | sd) & ~mask,
+                    (set_ranks | sa | sb << 13 | sc << 26 | sd << 39) & ~mask,
+                    mask & set_ranks,
+                    None,
+                    None,
                 )
-        choices = [(n, n, n, n) for n in [8191 ^ h for h in hits]]
+            if -2 in (sa, sb, sc, sd):
+                _fill_spots(a & n, b & n, c & n, d & n)
+                return knock_layout(mask)
+        choices = []
+        q = t
+        while True:  # every choice reaching the least deadwood, the one with no sets first
+            n = ~(q ^ t)
+            if r[a & n] + r[b & n] + r[c & n] + r[d & n] == least:
+                choices.append((n, n, n, n))
+            if not q:
+                break
+            q = (q - 1) & t
     else:
-        choices = _choices(a, b, c, d, t)
-        least = min_deadwood(mask)
-    best: tuple[int, int, tuple[int, ...], int, int] | None = None
+        rows = [
+            (r[a & ka] + r[b & kb] + r[c & kc] + r[d & kd], ka, kb, kc, kd)
+            for ka, kb, kc, kd in _choices(a, b, c, d, t)
+        ]
+        least = min(rows)[0]
+        choices = [(ka, kb, kc, kd) for v, ka, kb, kc, kd in rows if v == least]
+        if len(choices) == 1:
+            ka, kb, kc, kd = choices[0]
+            one = _ONE_SPOTS
+            xa = a & ka
+            xb = b & kb
+            xc = c & kc
+            xd = d & kd
+            sa = one[xa]
+            sb = one[xb]
+            sc = one[xc]
+            sd = one[xd]
+            if (sa | sb | sc | sd) >= 0:
+                in_sets = mask & ~(xa | xb << 13 | xc << 26 | xd << 39)
+                q = (in_sets | in_sets >> 13 | in_sets >> 26 | in_sets >> 39) & 8191
+                return (
+                    least,
+                    (q * 0x8004002001 | sa | sb << 13 | sc << 26 | sd << 39) & ~mask,
+                    in_sets,
+                    None,
+                    None,
+                )
+            if -2 in (sa, sb, sc, sd):
+                _fill_spots(xa, xb, xc, xd)
+                return knock_layout(mask)
     splits = _SPLITS
+    # Several set choices, or a suit with several splits: compare whole arrangements in the
+    # order of all_arrangements.
+    best: tuple[int, int, tuple[int, ...], int, int] | None = None
     order = _MELD_ORDER.__getitem__
     for ka, kb, kc, kd in choices:
         xa = a & ka
         xb = b & kb
         xc = c & kc
         xd = d & kd
-        if r[xa] + r[xb] + r[xc] + r[xd] != least:
-            continue
         covered = mask & ~(xa | xb << 13 | xc << 26 | xd << 39)  # the cards in sets
         q = (covered | covered >> 13 | covered >> 26 | covered >> 39) & 8191
-        set_ranks = q * 0x8004002001  # the ranks of the sets in every suit
-        extra = set_ranks & ~mask  # the sets' spots: the cards of their ranks the hand lacks
+        extra = q * 0x8004002001 & ~mask  # the sets' spots: the cards of their ranks not held
         sets: list[int] = []
         while q:  # sets first, by rank
             low = q & -q
             q ^= low
             sets.append(covered & RANK_MASK[low.bit_length() - 1])
-        fa = splits[xa] or _splits(0, xa)
-        fb = splits[8192 | xb] or _splits(1, xb)
-        fc = splits[16384 | xc] or _splits(2, xc)
-        fd = splits[24576 | xd] or _splits(3, xd)
-        if len(fa) == 1 and len(fb) == 1 and len(fc) == 1 and len(fd) == 1:
-            sa, ca, ra = fa[0]
-            sb, cb, rb = fb[0]
-            sc, cc, rc = fc[0]
-            sd, cd, rd = fd[0]
-            runs = ra + rb + rc + rd
-            if len(runs) > 1:
-                runs = tuple(sorted(runs, key=order))
-            melds = (*sets, *runs)
-            spots = (extra | sa | sb | sc | sd) & ~mask
-            key = (spots.bit_count(), len(melds), melds, spots, covered | ca | cb | cc | cd)
-            if best is None or key[:3] < best[:3]:
-                best = key
-            continue
-        per_suit = [_fewest(f, extra, covered) for f in (fa, fb, fc, fd)]
+        per_suit = [
+            _fewest(splits[suit << 13 | x] or _splits(suit, x), extra, covered)
+            for suit, x in enumerate((xa, xb, xc, xd))
+        ]
         for parts in product(*per_suit):
             spots = extra
             cov = covered
-            runs = ()
+            runs: tuple[int, ...] = ()
             for s, c_, rs in parts:
                 spots |= s
                 cov |= c_
@@ -292,7 +315,33 @@ def knock_layout(mask: int) -> tuple[tuple[int, ...], int, int, int]:
             if best is None or key[:3] < best[:3]:
                 best = key
     assert best is not None
-    return best[2], mask & ~best[4], least, best[3]
+    return least, best[3], 0, best[2], mask & ~best[4]
+
+
+def layout_melds(mask: int, in_sets: int) -> tuple[tuple[int, ...], int]:
+    """``(melds, deadwood mask)`` of the layout of ``mask`` whose sets hold the cards
+    ``in_sets``, each suit's rest split the one best way (a layout of :func:`knock_layout`
+    without its melds). The melds are not always in an arrangement's order."""
+    q = (in_sets | in_sets >> 13 | in_sets >> 26 | in_sets >> 39) & 8191
+    extra = q * 0x8004002001 & ~mask
+    melds: list[int] = []
+    while q:  # sets first, by rank
+        low = q & -q
+        q ^= low
+        melds.append(in_sets & RANK_MASK[low.bit_length() - 1])
+    covered = in_sets
+    rest = mask & ~in_sets
+    for suit in range(4):
+        x = rest >> 13 * suit & 8191
+        (_, cov, runs), = _fewest(_SPLITS[suit << 13 | x] or _splits(suit, x), extra, in_sets)
+        melds += runs
+        covered |= cov
+    return tuple(melds), mask & ~covered
+
+
+def _in_order(melds: tuple[int, ...]) -> tuple[int, ...]:
+    """Melds in an arrangement's order: sets by rank, then runs by lowest rank and suit."""
+    return tuple(sorted(melds, key=_MELD_ORDER.__getitem__)) if len(melds) > 1 else melds
 
 
 def default_knock_arrangement(mask: int) -> Arrangement:
@@ -300,8 +349,10 @@ def default_knock_arrangement(mask: int) -> Arrangement:
     one that gives an opponent the fewest places to lay off (judged from the knocker's own
     cards only, never from the defender's hand); among equals, the first of
     :func:`~ginrummy.melds.all_arrangements` (fewest melds, then melds in order)."""
-    melds, dead_mask, dead, _ = knock_layout(mask)
-    return Arrangement._made(melds, dead_mask, dead)
+    dead, _, in_sets, melds, dead_mask = knock_layout(mask)
+    if melds is None or dead_mask is None:
+        melds, dead_mask = layout_melds(mask, in_sets)
+    return Arrangement._made(_in_order(melds), dead_mask, dead)
 
 
 def settle(
@@ -324,8 +375,11 @@ def settle(
         )
     if big and not rules.big_gin:
         raise IllegalMoveError(f"big gin is not played under {rules.describe()}")
+    k_melds: tuple[int, ...] | None
+    k_dead_mask: int | None
+    in_sets = 0
     if melds is None and not big:
-        k_melds, k_dead_mask, k_dw, spots = knock_layout(knocker)
+        k_dw, spots, in_sets, k_melds, k_dead_mask = knock_layout(knocker)
     else:
         if melds is None:
             arrangement = best_arrangement(knocker)
@@ -359,14 +413,29 @@ def settle(
         d_dw = min_deadwood(defender)
         spot = spots & defender
         if spot:
-            if spot & (spot - 1) or (spot << 1 | spot >> 1) & defender & _SAME_SUIT[spot]:
-                # Several cards to lay off (or a chain of them): try every choice.
-                d_dw, layoffs = best_layoff_mask(k_melds, defender)
-            elif not _CLOSE[spot] & defender:
-                # One card, which melds with nothing the defender holds (it has no card of
-                # its rank, nor of its suit one rank away): laying it off takes its points.
-                layoffs = spot
-                d_dw -= _SPOT_VALUE[spot]
+            # Cards that meld with nothing the defender holds (no card of their rank, nor of
+            # their suit one rank away, so no chain of layoffs either) are deadwood in every
+            # arrangement: laying them all off takes their points, the best choice for them.
+            # The others may be worth keeping in the defender's own melds: try them.
+            free = 0
+            q = spot
+            while q:
+                low = q & -q
+                q ^= low
+                if not _CLOSE[low] & defender:
+                    free |= low
+            if free:
+                layoffs = free
+                d_dw -= mask_value(free)
+            other = spot ^ free
+            if not other:
+                pass
+            elif other & (other - 1) or _chains(other, knocker, defender):
+                # Several such cards, or a chain of them: try every choice.
+                if k_melds is None:
+                    k_melds, k_dead_mask = layout_melds(knocker, in_sets)
+                d_dw, laid = best_layoff_mask(k_melds, defender ^ free)
+                layoffs |= laid
             else:
                 left = min_deadwood(defender ^ spot)
                 if left < d_dw:
@@ -377,34 +446,45 @@ def settle(
         else:
             bonus = rules.undercut_bonus
             kind, winner, points = "undercut", "defender", k_dw - d_dw + bonus
-    # Built without the dataclass's __init__ (sixteen checked assignments); the melds and
-    # deadwood cards are made when first read (see _Lazy).
+    # Built without the dataclass's __init__ (sixteen checked assignments); the cards laid
+    # off, the melds and the deadwood cards are made when first read (see _Lazy).
     out = _new_result(HandResult)
-    out.__dict__.update(
-        kind=kind,
-        winner=winner,
-        points=points * multiplier,
-        knocker_seat=knocker_seat,
-        winner_seat=knocker_seat if winner == "knocker" else 1 - knocker_seat,
-        knocker_deadwood=k_dw,
-        defender_deadwood=d_dw,
-        layoffs=tuple(cards_of_mask(layoffs)) if layoffs else (),
-        knock_discard=None if knock_discard is None else Card(knock_discard),
-        multiplier=multiplier,
-        knock_limit=knock_limit,
-        bonus=bonus,
-        _lazy=(k_melds, k_dead_mask, defender & ~layoffs),
-    )
+    _set_fields(out, "__dict__", {
+        "kind": kind,
+        "winner": winner,
+        "points": points * multiplier,
+        "knocker_seat": knocker_seat,
+        "winner_seat": knocker_seat if winner == "knocker" else 1 - knocker_seat,
+        "knocker_deadwood": k_dw,
+        "defender_deadwood": d_dw,
+        "knock_discard": None if knock_discard is None else Card(knock_discard),
+        "multiplier": multiplier,
+        "knock_limit": knock_limit,
+        "bonus": bonus,
+        "_lazy": (knocker, in_sets, k_melds, k_dead_mask, defender, layoffs),
+    })
     return out
 
 
 #: By a card's bit: the suit's 13 bits; the cards of its rank and its suit one rank away
-#: (every meld through it holds one of them); its points.
+#: (every meld through it holds one of them).
 _SAME_SUIT = {1 << card: SUIT_MASK << card // 13 * 13 for card in range(52)}
 _CLOSE = {1 << card: MELD_NEIGHBOURS[card][0] | MELD_NEIGHBOURS[card][1] for card in range(52)}
-_SPOT_VALUE = {1 << card: CARD_VALUE[card] for card in range(52)}
+
+
+
+def _chains(card: int, knocker: int, defender: int) -> int:
+    """Nonzero when the defender could lay off a chain from ``card`` (a bit): it lies next to a
+    card of the knocker's on one side (perhaps a run's end) and of the defender's on the
+    other, in its suit."""
+    suit = _SAME_SUIT[card]
+    up = card << 1 & suit
+    down = card >> 1 & suit
+    return (down & knocker and up & defender) or (up & knocker and down & defender)
+
 
 _new_result = object.__new__
+_set_fields = object.__setattr__
 _new_card_set = object.__new__
 
 
@@ -417,7 +497,8 @@ def _card_set(mask: int) -> CardSet:
 class _Lazy:
     """A field of a :class:`HandResult` made by :func:`settle` that is worked out when first
     read, then kept in the instance (which takes precedence over this class attribute): the
-    knocker's melds and deadwood cards, and the defender's arrangement after the layoffs."""
+    cards laid off, the knocker's melds and deadwood cards, and the defender's arrangement
+    after the layoffs."""
 
     __slots__ = ("name",)
 
@@ -428,18 +509,22 @@ class _Lazy:
         if obj is None:
             return self
         fields = obj.__dict__
-        k_melds, k_dead_mask, d_rest = fields["_lazy"]
-        if self.name.startswith("knocker"):
-            fields["knocker_melds"] = tuple([_card_set(m) for m in k_melds])
+        knocker, in_sets, k_melds, k_dead_mask, defender, layoffs = fields["_lazy"]
+        if self.name == "layoffs":
+            fields["layoffs"] = tuple(cards_of_mask(layoffs))
+        elif self.name.startswith("knocker"):
+            if k_melds is None or k_dead_mask is None:
+                k_melds, k_dead_mask = layout_melds(knocker, in_sets)
+            fields["knocker_melds"] = tuple([_card_set(m) for m in _in_order(k_melds)])
             fields["knocker_deadwood_cards"] = _card_set(k_dead_mask)
         else:
-            d_arr = best_arrangement(d_rest)
+            d_arr = best_arrangement(defender & ~layoffs)
             fields["defender_melds"] = tuple([_card_set(m) for m in d_arr.meld_masks])
             fields["defender_deadwood_cards"] = _card_set(d_arr.deadwood_mask)
         return fields[self.name]
 
 
-for _name in ("knocker_melds", "knocker_deadwood_cards", "defender_melds",
+for _name in ("layoffs", "knocker_melds", "knocker_deadwood_cards", "defender_melds",
               "defender_deadwood_cards"):
     setattr(HandResult, _name, _Lazy(_name))
 del _name
