@@ -440,3 +440,23 @@ def test_a_lazy_result_reads_like_a_built_one() -> None:
     assert fast.defender_melds[0] is fast.defender_melds[0]  # made once, then kept
     with pytest.raises(dataclasses.FrozenInstanceError):
         fast.points = 3  # type: ignore[misc]
+
+
+def test_best_melds_reads_as_the_plain_arrangement() -> None:
+    rng = random.Random(8)
+    for i in range(3000):
+        cards = rng.sample(range(52), rng.randrange(0, 12)) if i % 2 else crowded(rng, 10, 5)
+        mask = sum(1 << c for c in cards)
+        want = best_arrangement(mask)
+        got = ginrummy.best_melds(cards)
+        assert got.deadwood == want.deadwood
+        if i % 3 == 0:  # the deadwood cards read before the melds
+            assert got.deadwood_cards == want.deadwood_cards
+        assert (got.meld_masks, got.deadwood_mask, got.mask) == (
+            want.meld_masks, want.deadwood_mask, want.mask
+        )
+        assert got.melds == want.melds and str(got) == str(want) and repr(got) == repr(want)
+        assert got == want and hash(got) == hash(want)
+    copied = pickle.loads(pickle.dumps(ginrummy.best_melds("7c 7d 7h 8h 9h Th 2s")))
+    assert type(copied) is Arrangement
+    assert copied == best_arrangement(to_mask("7c 7d 7h 8h 9h Th 2s"))
