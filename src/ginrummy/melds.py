@@ -1071,6 +1071,10 @@ def _build_layoff_lines(meld: int) -> tuple[tuple[int, ...], ...]:
 
 
 _LAYOFF_LINES = {m: _build_layoff_lines(m) for m in ALL_MELDS}
+#: The first card of each of a meld's layoff lines, as a mask.
+_LINE_STARTS = {
+    m: sum(1 << line[0] for line in lines if line) for m, lines in _LAYOFF_LINES.items()
+}
 
 
 def layoff_lines(meld: int) -> tuple[tuple[int, ...], ...]:
@@ -1092,16 +1096,19 @@ def layoff_lines(meld: int) -> tuple[tuple[int, ...], ...]:
 
 
 def _layoff_options(melds: Iterable[int], defender: int) -> list[int]:
-    """Every set of defender cards that can be laid off together on ``melds`` (as masks),
-    fewest cards first, then by mask.
+    """Every set of defender cards that can be laid off together on ``melds`` (as masks; the
+    empty set first, the others in no particular order, some perhaps twice).
 
     Each line of each meld (see :func:`layoff_lines`) takes a prefix of the defender's cards
     along it, and the lines are independent, so the options are the unions of one prefix per
     line (a card on two lines, such as the fourth card of a set that also extends a run,
-    gives the same unions twice; they are kept once)."""
+    gives the same unions twice)."""
     options = [0]
     lines_of = _LAYOFF_LINES
+    starts = _LINE_STARTS
     for m in melds:
+        if not starts.get(m, -1) & defender:
+            continue  # no defender card next to this meld
         lines = lines_of.get(m)
         for line in _build_layoff_lines(m) if lines is None else lines:
             if not line or not defender >> line[0] & 1:
@@ -1114,8 +1121,6 @@ def _layoff_options(melds: Iterable[int], defender: int) -> list[int]:
                 acc |= 1 << card
                 grown += [o | acc for o in options]
             options = grown
-    if len(options) > 2:
-        return sorted(set(options), key=lambda x: (x.bit_count(), x))
     return options
 
 
@@ -1139,15 +1144,17 @@ def best_layoffs(melds: Iterable[int], defender: int) -> tuple[int, int, Arrange
 
 def best_layoff_mask(melds: Iterable[int], defender: int) -> tuple[int, int]:
     """``(deadwood, layoff mask)`` of :func:`best_layoffs`, without the arrangement."""
-    options = _layoff_options(melds, defender)
     whole = best_dw = min_deadwood(defender)
     best = 0
-    for option in options:
+    for option in _layoff_options(melds, defender):
         # Laying off cards takes at most their points off (put back as deadwood, they make
         # an arrangement of the whole hand): skip the options that cannot do better.
-        if option and whole - mask_value(option) < best_dw:
+        if option and whole - mask_value(option) <= best_dw:
             dw = min_deadwood(defender & ~option)
-            if dw < best_dw:
+            if dw < best_dw or (
+                # Among equals, the fewest cards, then the least mask.
+                dw == best_dw and (option.bit_count(), option) < (best.bit_count(), best)
+            ):
                 best_dw = dw
                 best = option
     return best_dw, best

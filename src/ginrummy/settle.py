@@ -331,9 +331,14 @@ def layout_melds(mask: int, in_sets: int) -> tuple[tuple[int, ...], int]:
         melds.append(in_sets & RANK_MASK[low.bit_length() - 1])
     covered = in_sets
     rest = mask & ~in_sets
-    for suit in range(4):
-        x = rest >> 13 * suit & 8191
-        (_, cov, runs), = _fewest(_SPLITS[suit << 13 | x] or _splits(suit, x), extra, in_sets)
+    splits = _SPLITS
+    for suit in (0, 8192, 16384, 24576):
+        x = rest & 8191
+        rest >>= 13
+        found = splits[suit | x] or _splits(suit >> 13, x)
+        if len(found) > 1:
+            found = _fewest(found, extra, in_sets)
+        (_, cov, runs), = found
         melds += runs
         covered |= cov
     return tuple(melds), mask & ~covered
