@@ -460,3 +460,12 @@ def test_best_melds_reads_as_the_plain_arrangement() -> None:
     copied = pickle.loads(pickle.dumps(ginrummy.best_melds("7c 7d 7h 8h 9h Th 2s")))
     assert type(copied) is Arrangement
     assert copied == best_arrangement(to_mask("7c 7d 7h 8h 9h Th 2s"))
+
+
+@pytest.mark.parametrize("cards", ODD_INPUTS, ids=repr)
+def test_settle_hand_refuses_odd_hands_as_to_mask_does(cards: Any) -> None:
+    defender = "Kc Kd Ks Qc Qd Qs 8s 5c 6s 9h"
+    for what, args in (("knocker's hand", (cards, defender)), ("defender's hand", ("", cards))):
+        want = outcome(functools.partial(to_mask, what=what), cards)
+        if want[0] != "ok":
+            assert outcome(ginrummy.settle_hand, *args) == want

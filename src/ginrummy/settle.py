@@ -18,6 +18,7 @@ from .cards import (
     CardSet,
     CardsLike,
     cards_of_mask,
+    fast_mask,
     mask_text,
     to_mask,
 )
@@ -568,11 +569,14 @@ def settle_hand(
     ('knock', 'knocker', 16, 4, 20, (Card.parse('8h'),))
     """
     rule_set = rules if rules.__class__ is RuleSet else get_rules(rules)
-    k = knocker.mask if knocker.__class__ is CardSet else to_mask(knocker, what="knocker's hand")
-    d = (
-        defender.mask if defender.__class__ is CardSet
-        else to_mask(defender, what="defender's hand")
-    )
+    # The common forms through cards.fast_mask; anything else through to_mask, which says
+    # what is wrong.
+    k = knocker.mask if knocker.__class__ is CardSet else fast_mask(knocker)
+    if k < 0:
+        k = to_mask(knocker, what="knocker's hand")
+    d = defender.mask if defender.__class__ is CardSet else fast_mask(defender)
+    if d < 0:
+        d = to_mask(defender, what="defender's hand")
     if d.bit_count() != 10:
         raise IllegalMoveError(f"the defender must show 10 cards, not {d.bit_count()}")
     if k & d:
