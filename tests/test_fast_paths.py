@@ -367,6 +367,9 @@ def test_knock_layout_is_the_reference_arrangement() -> None:
         mask = sum(1 << c for c in cards)
         want = reference_knock_arrangement(mask)
         got = default_knock_arrangement(mask)
+        assert (got.meld_masks, got.deadwood_mask, got.deadwood) == (
+            want.meld_masks, want.deadwood_mask, want.deadwood
+        ), mask_text(mask)
         dead, spots, in_sets, melds, dead_mask = knock_layout(mask)
         if melds is None or dead_mask is None:
             melds, dead_mask = layout_melds(mask, in_sets)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import product
+from typing import Any, cast
 
 from .cards import CARD_VALUE, RANK_MASK, SUIT_MASK, CardSet, mask_text
 
@@ -721,8 +722,8 @@ class Arrangement:
 
 _new_arrangement = object.__new__
 #: The slots of an Arrangement's melds and deadwood cards (``_LaterArrangement`` fills them).
-_MELD_MASKS = Arrangement.meld_masks
-_DEADWOOD_MASK = Arrangement.deadwood_mask
+_MELD_MASKS: Any = Arrangement.__dict__["meld_masks"]
+_DEADWOOD_MASK: Any = Arrangement.__dict__["deadwood_mask"]
 
 
 class _LaterArrangement(Arrangement):
@@ -740,25 +741,25 @@ class _LaterArrangement(Arrangement):
         _MELD_MASKS.__set__(self, found.meld_masks)
         _DEADWOOD_MASK.__set__(self, found.deadwood_mask)
 
-    @property  # type: ignore[override]
+    @property
     def meld_masks(self) -> tuple[int, ...]:
         try:
-            return _MELD_MASKS.__get__(self, None)  # type: ignore[no-any-return]
+            return cast("tuple[int, ...]", _MELD_MASKS.__get__(self, None))
         except AttributeError:
             self._fill()
-            return _MELD_MASKS.__get__(self, None)  # type: ignore[no-any-return]
+            return cast("tuple[int, ...]", _MELD_MASKS.__get__(self, None))
 
     @meld_masks.setter
     def meld_masks(self, value: tuple[int, ...]) -> None:
         _MELD_MASKS.__set__(self, value)
 
-    @property  # type: ignore[override]
+    @property
     def deadwood_mask(self) -> int:
         try:
-            return _DEADWOOD_MASK.__get__(self, None)  # type: ignore[no-any-return]
+            return cast(int, _DEADWOOD_MASK.__get__(self, None))
         except AttributeError:
             self._fill()
-            return _DEADWOOD_MASK.__get__(self, None)  # type: ignore[no-any-return]
+            return cast(int, _DEADWOOD_MASK.__get__(self, None))
 
     @deadwood_mask.setter
     def deadwood_mask(self, value: int) -> None:
