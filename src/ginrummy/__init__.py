@@ -33,9 +33,8 @@ from .match import GameScore, Match, MatchScore, score_match
 from .melds import (
     RUN_DEADWOOD,
     Arrangement,
-    _LaterArrangement,
-    _new_arrangement,
     all_arrangements,
+    best_arrangement,
     min_deadwood,
 )
 from .move import InvalidMoveError, Move
@@ -179,22 +178,8 @@ def deadwood(cards: CardsLike) -> int:
 
 
 def best_melds(cards: CardsLike) -> Arrangement:
-    """A minimum-deadwood arrangement: ``.melds``, ``.deadwood_cards``, ``.deadwood``.
-
-    The deadwood is worked out at once; the melds and deadwood cards when first read (the
-    same as :func:`ginrummy.melds.best_arrangement`'s)."""
-    mask = _hand_mask(cards)
-    a = mask & 8191
-    b = mask >> 13 & 8191
-    c = mask >> 26 & 8191
-    d = mask >> 39
-    out = _new_arrangement(_LaterArrangement)
-    out._hand = mask
-    if (a & b & (c | d)) | (c & d & (a | b)):
-        out.deadwood = min_deadwood(mask)
-    else:
-        out.deadwood = RUN_DEADWOOD[a] + RUN_DEADWOOD[b] + RUN_DEADWOOD[c] + RUN_DEADWOOD[d]
-    return out
+    """A minimum-deadwood arrangement: ``.melds``, ``.deadwood_cards``, ``.deadwood``."""
+    return best_arrangement(_hand_mask(cards))
 
 
 def all_melds(cards: CardsLike) -> list[Arrangement]:

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import product
-from typing import Any, cast
 
 from .cards import CARD_VALUE, RANK_MASK, SUIT_MASK, CardSet, mask_text
 
@@ -721,55 +720,6 @@ class Arrangement:
 
 
 _new_arrangement = object.__new__
-#: The slots of an Arrangement's melds and deadwood cards (``_LaterArrangement`` fills them).
-_MELD_MASKS: Any = Arrangement.__dict__["meld_masks"]
-_DEADWOOD_MASK: Any = Arrangement.__dict__["deadwood_mask"]
-
-
-class _LaterArrangement(Arrangement):
-    """An :class:`Arrangement` of the cards ``_hand`` whose deadwood is known and whose melds
-    and deadwood cards are worked out when first read, then kept: what
-    :func:`ginrummy.best_melds` answers, so that a caller who only wants the points does not
-    pay for the melds. It reads exactly as ``best_arrangement(_hand)``."""
-
-    __slots__ = ("_hand",)
-
-    _hand: int
-
-    def _fill(self) -> None:
-        found = best_arrangement(self._hand)
-        _MELD_MASKS.__set__(self, found.meld_masks)
-        _DEADWOOD_MASK.__set__(self, found.deadwood_mask)
-
-    @property
-    def meld_masks(self) -> tuple[int, ...]:
-        try:
-            return cast("tuple[int, ...]", _MELD_MASKS.__get__(self, None))
-        except AttributeError:
-            self._fill()
-            return cast("tuple[int, ...]", _MELD_MASKS.__get__(self, None))
-
-    @meld_masks.setter
-    def meld_masks(self, value: tuple[int, ...]) -> None:
-        _MELD_MASKS.__set__(self, value)
-
-    @property
-    def deadwood_mask(self) -> int:
-        try:
-            return cast(int, _DEADWOOD_MASK.__get__(self, None))
-        except AttributeError:
-            self._fill()
-            return cast(int, _DEADWOOD_MASK.__get__(self, None))
-
-    @deadwood_mask.setter
-    def deadwood_mask(self, value: int) -> None:
-        _DEADWOOD_MASK.__set__(self, value)
-
-    def __reduce__(self) -> tuple[object, ...]:
-        # Pickled and copied as the plain arrangement it reads as.
-        return (Arrangement._made, (self.meld_masks, self.deadwood_mask, self.deadwood))
-
-
 def _meld_sort_key(m: int) -> tuple[int, int, int]:
     low = (m & -m).bit_length() - 1
     return (1 if is_run(m) else 0, low % 13, low // 13)
