@@ -813,6 +813,19 @@ def _run_parts(suit: int, p: int) -> tuple[tuple[int, ...], ...]:
     return parts
 
 
+#: ``_ONLY_SPLIT[suit << 13 | p]``, filled as patterns come up: ``(cards in runs, runs)`` of
+#: suit pattern ``p``'s split into runs when it splits one way only, shifted into ``suit``;
+#: ``(-1, ())`` when it splits several ways; ``()`` (false) until filled.
+_ONLY_SPLIT: list[tuple[int, tuple[int, ...]]] = [()] * (4 << 13)  # type: ignore[list-item]
+
+
+def _only_split(suit: int, p: int) -> tuple[int, tuple[int, ...]]:
+    parts = _run_parts(suit, p)
+    got = (-1, ()) if len(parts) > 1 else (sum(parts[0]), parts[0])
+    _ONLY_SPLIT[suit << 13 | p] = got
+    return got
+
+
 def _three_card_hits(a: int, b: int, c: int, d: int, t: int) -> tuple[int, list[int]]:
     """For a hand whose ranks in ``t`` are each held exactly three times: the least deadwood
     and the set choices (as masks of the ranks played as sets) that reach it."""
@@ -890,21 +903,19 @@ def best_arrangement(mask: int) -> Arrangement:
             out.deadwood_mask = mask
             out.deadwood = least
             return out
-        pa = parts[a] or _run_parts(0, a)
-        pb = parts[8192 | b] or _run_parts(1, b)
-        pc = parts[16384 | c] or _run_parts(2, c)
-        pd = parts[24576 | d] or _run_parts(3, d)
-        if len(pa) == 1 and len(pb) == 1 and len(pc) == 1 and len(pd) == 1:
+        split = _ONLY_SPLIT
+        oa = split[a] or _only_split(0, a)
+        ob = split[8192 | b] or _only_split(1, b)
+        oc = split[16384 | c] or _only_split(2, c)
+        od = split[24576 | d] or _only_split(3, d)
+        if (oa[0] | ob[0] | oc[0] | od[0]) >= 0:
             # Each suit splits into runs one way only: the one arrangement.
-            runs = pa[0] + pb[0] + pc[0] + pd[0]
-            covered = 0
-            for m in runs:
-                covered |= m
+            runs = oa[1] + ob[1] + oc[1] + od[1]
             if len(runs) > 1:
                 runs = tuple(sorted(runs, key=_MELD_ORDER.__getitem__))
             out = _new_arrangement(Arrangement)
             out.meld_masks = runs
-            out.deadwood_mask = mask & ~covered
+            out.deadwood_mask = mask & ~(oa[0] | ob[0] | oc[0] | od[0])
             out.deadwood = least
             return out
         choices: Iterable[tuple[int, int, int, int]] = ((0, 0, 0, 0),)
@@ -912,12 +923,50 @@ def best_arrangement(mask: int) -> Arrangement:
     elif not (a & b & c & d):
         # Only three-card ranks: each is a set or not (as in _sets_min); keep the choices
         # that reach the least deadwood.
+        least = r[a] + r[b] + r[c] + r[d]
+        hit = 0
+        ties = False
+        q = t
+        while q:
+            n = ~q
+            v = r[a & n] + r[b & n] + r[c & n] + r[d & n]
+            if v < least:
+                least = v
+                hit = q
+                ties = False
+            elif v == least:
+                ties = True
+            q = (q - 1) & t
+        if not ties:
+            # One set choice reaches the least deadwood (most such hands): when each suit's
+            # rest splits into runs one way only, that is the one arrangement.
+            n = ~hit
+            xa = a & n
+            xb = b & n
+            xc = c & n
+            xd = d & n
+            split = _ONLY_SPLIT
+            oa = split[xa] or _only_split(0, xa)
+            ob = split[8192 | xb] or _only_split(1, xb)
+            oc = split[16384 | xc] or _only_split(2, xc)
+            od = split[24576 | xd] or _only_split(3, xd)
+            if (oa[0] | ob[0] | oc[0] | od[0]) >= 0:
+                runs = oa[1] + ob[1] + oc[1] + od[1]
+                if len(runs) > 1:
+                    runs = tuple(sorted(runs, key=_MELD_ORDER.__getitem__))
+                in_sets = mask & hit * 0x8004002001  # the ranks of the sets in every suit
+                set_melds = []
+                q = hit
+                while q:  # sets first, by rank
+                    low = q & -q
+                    q ^= low
+                    set_melds.append(in_sets & RANK_MASK[low.bit_length() - 1])
+                out = _new_arrangement(Arrangement)
+                out.meld_masks = (*set_melds, *runs)
+                out.deadwood_mask = mask & ~(in_sets | oa[0] | ob[0] | oc[0] | od[0])
+                out.deadwood = least
+                return out
         least, hits = _three_card_hits(a, b, c, d, t)
-        if len(hits) == 1:
-            # One set choice reaches the least deadwood (most such hands).
-            only = _one_choice_arrangement(mask, hits[0], least)
-            if only is not None:
-                return only
         choices = [(a & s, b & s, c & s, d & s) for s in hits]
         rank_masks = []
         while t:
