@@ -40,7 +40,15 @@ from .melds import (
 )
 from .rules import RuleSet, RulesLike, get_rules
 
-__all__ = ["HandResult", "settle", "settle_hand", "default_knock_arrangement", "parse_melds"]
+__all__ = [
+    "HandResult",
+    "settle",
+    "settle_hand",
+    "default_knock_arrangement",
+    "knock_layout",
+    "layout_melds",
+    "parse_melds",
+]
 
 ResultKind = Literal["knock", "undercut", "gin", "big_gin", "cancelled"]
 
@@ -52,6 +60,10 @@ class HandResult:
     ``winner`` is ``"knocker"`` or ``"defender"`` (``None`` when cancelled); ``points`` already
     include bonuses and Oklahoma's doubling. Deadwood counts are the knocker's declared count and
     the defender's count after layoffs. Seats are 0 or 1 (``settle_hand`` calls the knocker 0).
+
+    A result made by :func:`settle` has its scores at once and makes the cards laid off, the
+    melds and the deadwood cards when they are first read; it reads, compares and copies as
+    one built field by field.
     """
 
     kind: ResultKind
