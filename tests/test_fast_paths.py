@@ -112,6 +112,7 @@ ODD_INPUTS: list[Any] = [
     list(range(11)),
     tuple(range(10)),
     CardSet("7h 8h"),
+    CardSet(range(12)),
     {3, 4, 5},
     frozenset({3, 4}),
     range(5),
