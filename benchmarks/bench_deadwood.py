@@ -13,6 +13,10 @@ What is timed, on the very same seeded hands for every row:
 - ours again starting from a list of card ints, so the list-to-mask conversion is paid, as
   OpenSpiel pays its list-to-vector conversion; and ``ginrummy.deadwood(list)``, the checked
   public entry point;
+- the other public calls (``best_melds``, ``parse_cards``, and with ``--settle``
+  ``settle_hand`` on random deals whose knocker may knock), in every form a caller may give
+  the cards; ``settle_hand`` makes the result's melds when first read, so one row also
+  reads them;
 - OpenSpiel 2.0.2, ``pyspiel.gin_rummy.GinRummyUtils(13, 4, 10).min_deadwood(list)`` called
   from Python (pybind11 turns the list into a ``std::vector<int>`` on each call).
 
@@ -223,6 +227,12 @@ def public_measures(hands: Sequence[list[int]]) -> list[Measure]:
     return rows
 
 
+def read_result(result: ginrummy.HandResult) -> object:
+    """Read the fields of a result that are made when first read."""
+    return (result.layoffs, result.knocker_melds, result.knocker_deadwood_cards,
+            result.defender_melds, result.defender_deadwood_cards)
+
+
 def knockable_hands(n: int, seed: int) -> list[tuple[list[int], list[int]]]:
     """``n`` random deals (knocker's 10 cards, defender's 10 cards) where the knocker's least
     deadwood is at most 10, so that a knock is legal under the traditional rules."""
@@ -250,6 +260,10 @@ def settle_measures(deals: Sequence[tuple[list[int], list[int]]], utils: Any) ->
                 loop(lambda kd: ginrummy.settle_hand(kd[0], kd[1], rules), pairs)),
         Measure("ours", "ginrummy.settle_hand(list, list, rules)",
                 loop(lambda kd: ginrummy.settle_hand(kd[0], kd[1], rules), deals)),
+        # The result's melds and deadwood cards are made when first read: read them too.
+        Measure("ours", "settle_hand(CardSet, CardSet, rules), every field read",
+                loop(lambda kd: read_result(ginrummy.settle_hand(kd[0], kd[1], rules)),
+                     pairs)),
         Measure("OpenSpiel", "GinRummyUtils.min_deadwood(knocker's list)",
                 loop(utils.min_deadwood, [[to_openspiel(c) for c in k] for k, _ in deals]),
                 True),

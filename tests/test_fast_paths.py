@@ -4,6 +4,8 @@ mask, cards and arrangement for good input, the same error (type and words) for 
 from __future__ import annotations
 
 import dataclasses
+import functools
+import pickle
 import random
 from decimal import Decimal
 from fractions import Fraction
@@ -12,22 +14,36 @@ from typing import Any
 import pytest
 
 import ginrummy
-from ginrummy import GinRummyError, Hand, PlayerView, get_rules
+from ginrummy import GinRummyError, Hand, HandResult, PlayerView, RuleSet, get_rules
 from ginrummy.cards import (
     CARD_TEXT,
+    FULL_DECK,
     Card,
     CardSet,
     _checked_mask,
     _parse_text,
+    cards_of_mask,
     fast_mask,
+    mask_text,
     parse_cards,
     to_mask,
 )
 from ginrummy.events import DISCARD, SeatKnowledge
 from ginrummy.hand import _legal_texts
 from ginrummy.legal import Mover, legal_moves
-from ginrummy.melds import _suit_run_partitions, all_arrangements, best_arrangement, min_deadwood
+from ginrummy.melds import (
+    ALL_MELDS,
+    Arrangement,
+    _suit_run_partitions,
+    all_arrangements,
+    best_arrangement,
+    best_layoffs,
+    declared_arrangement,
+    layoff_spots,
+    min_deadwood,
+)
 from ginrummy.rules import PROFILE_NAMES
+from ginrummy.settle import default_knock_arrangement, knock_layout, layout_melds, settle
 
 np: Any
 try:
@@ -96,6 +112,7 @@ ODD_INPUTS: list[Any] = [
     list(range(11)),
     tuple(range(10)),
     CardSet("7h 8h"),
+    CardSet(range(12)),
     {3, 4, 5},
     frozenset({3, 4}),
     range(5),
@@ -276,3 +293,183 @@ def test_legal_texts_at_discard_positions() -> None:
             texts = _legal_texts(mover)
             assert texts == tuple(m.text for m in legal_moves(mover))
             assert ("big gin" in texts) == get_rules(profile).big_gin
+
+
+# ---------------------------------------------------------------------------------------------
+# Settling on masks: the knocker's layout, the layoffs and the lazily filled result equal the
+# plain way (every arrangement listed, every layoff choice tried, every field built).
+
+
+def reference_knock_arrangement(mask: int) -> Arrangement:
+    """The knocker's default arrangement as it was worked out before: the first of
+    ``all_arrangements`` with the fewest layoff spots."""
+    return min(all_arrangements(mask), key=lambda a: layoff_spots(a.meld_masks, mask).bit_count())
+
+
+def reference_settle(
+    knocker: int, defender: int, rules: RuleSet, knock_limit: int, multiplier: int,
+    melds: list[int] | None, seat: int, knock_discard: int | None,
+) -> HandResult:
+    """``settle`` as it was before: eager, through ``best_layoffs`` and the constructor."""
+    big = knocker.bit_count() == 11
+    assert rules.big_gin or not big
+    if melds is not None:
+        arr = declared_arrangement(knocker, melds)
+    elif big:
+        arr = best_arrangement(knocker)
+    else:
+        arr = reference_knock_arrangement(knocker)
+    assert arr.deadwood <= knock_limit and not (big and arr.deadwood)
+    if big or arr.deadwood == 0:
+        d_arr = best_arrangement(defender)
+        d_dw, layoffs = d_arr.deadwood, 0
+        kind = "big_gin" if big else "gin"
+        bonus = rules.big_gin_bonus if big else rules.gin_bonus
+        points, winner = d_dw + bonus, "knocker"
+    else:
+        d_dw, layoffs, d_arr = best_layoffs(arr.meld_masks, defender)
+        if arr.deadwood < d_dw:
+            kind, winner, bonus, points = "knock", "knocker", 0, d_dw - arr.deadwood
+        else:
+            bonus = rules.undercut_bonus
+            kind, winner, points = "undercut", "defender", arr.deadwood - d_dw + bonus
+    return HandResult(
+        kind=kind,  # type: ignore[arg-type]
+        winner=winner,  # type: ignore[arg-type]
+        points=points * multiplier,
+        knocker_seat=seat,
+        winner_seat=seat if winner == "knocker" else 1 - seat,
+        knocker_deadwood=arr.deadwood,
+        defender_deadwood=d_dw,
+        layoffs=tuple(cards_of_mask(layoffs)),
+        knocker_melds=tuple(CardSet.from_mask(m) for m in arr.meld_masks),
+        knocker_deadwood_cards=CardSet.from_mask(arr.deadwood_mask),
+        defender_melds=tuple(CardSet.from_mask(m) for m in d_arr.meld_masks),
+        defender_deadwood_cards=CardSet.from_mask(d_arr.deadwood_mask),
+        knock_discard=None if knock_discard is None else Card(knock_discard),
+        multiplier=multiplier,
+        knock_limit=knock_limit,
+        bonus=bonus,
+    )
+
+
+def crowded(rng: random.Random, size: int, width: int) -> list[int]:
+    """``size`` cards of ``width`` consecutive ranks: hands that meld in several ways."""
+    low = rng.randrange(14 - width)
+    pool = [s * 13 + r for s in range(4) for r in range(low, low + width)]
+    return rng.sample(pool, min(size, len(pool)))
+
+
+def test_knock_layout_is_the_reference_arrangement() -> None:
+    rng = random.Random(41)
+    for i in range(20000):
+        size = rng.choice((10, 10, 10, 11, 9, 7, 4))
+        cards = rng.sample(range(52), size) if i % 3 == 0 else crowded(rng, size, 5 + i % 3)
+        mask = sum(1 << c for c in cards)
+        want = reference_knock_arrangement(mask)
+        got = default_knock_arrangement(mask)
+        assert (got.meld_masks, got.deadwood_mask, got.deadwood) == (
+            want.meld_masks, want.deadwood_mask, want.deadwood
+        ), mask_text(mask)
+        dead, spots, in_sets, melds, dead_mask = knock_layout(mask)
+        if melds is None or dead_mask is None:
+            melds, dead_mask = layout_melds(mask, in_sets)
+        assert sorted(melds) == sorted(want.meld_masks)
+        assert (dead_mask, dead) == (want.deadwood_mask, want.deadwood)
+        assert spots == layoff_spots(want.meld_masks, mask)
+
+
+def deal_for_settling(rng: random.Random, i: int) -> tuple[int, int]:
+    """A knocker's 10 (or 11) cards of a few consecutive ranks, built from melds so that a
+    knock is mostly legal, and a defender's 10 from the rest of a wider window of ranks, so
+    that they often lie next to the knocker's melds (layoffs, chains and sets of four)."""
+    size = 11 if i % 7 == 0 else 10
+    width = 5 + i % 4
+    low = rng.randrange(14 - width)
+    pool = [s * 13 + r for s in range(4) for r in range(low, low + width)]
+    window = sum(1 << c for c in pool)
+    knocker = 0
+    for meld in rng.sample([m for m in ALL_MELDS if not m & ~window], 12):
+        if not meld & knocker and knocker.bit_count() + meld.bit_count() <= size:
+            knocker |= meld
+    free = [c for c in pool if not knocker >> c & 1]
+    knocker |= sum(1 << c for c in rng.sample(free, size - knocker.bit_count()))
+    wide = range(max(0, low - 2), min(13, low + width + 2))
+    rest = [s * 13 + r for s in range(4) for r in wide if not knocker >> (s * 13 + r) & 1]
+    return knocker, sum(1 << c for c in rng.sample(rest, 10))
+
+
+def test_settle_equals_the_reference_on_random_deals() -> None:
+    rng = random.Random(42)
+    settled = 0
+    for i in range(4000):
+        knocker, defender = deal_for_settling(rng, i)
+        rules = get_rules(("traditional", "modern", "house")[i % 3])
+        limit = (10, 10, 7, 0)[i % 4]
+        multiplier = 1 + (i % 5 == 0)
+        seat = i % 2
+        discard = None if i % 3 else (FULL_DECK & ~knocker & ~defender).bit_length() - 1
+        melds = None
+        if i % 11 == 0:  # declared melds: the first arrangement's
+            melds = list(all_arrangements(knocker)[-1].meld_masks)
+        args = (knocker, defender, rules, limit, multiplier, melds, seat, discard)
+        want = outcome(reference_settle, *args)
+        got = outcome(
+            functools.partial(
+                settle, knocker, defender, rules, knock_limit=limit, multiplier=multiplier,
+                melds=melds, knocker_seat=seat, knock_discard=discard,
+            )
+        )
+        if want[0] == "AssertionError":  # the reference refuses (deadwood): so must settle
+            assert got[0] == "IllegalMoveError"
+            continue
+        assert got == want
+        result = got[1]
+        assert repr(result) == repr(want[1])
+        settled += 1
+    assert settled > 2500
+
+
+def test_a_lazy_result_reads_like_a_built_one() -> None:
+    knocker = to_mask("4h 5h 6h Ac 2c 3c 9s 9d 9c 2d")
+    defender = to_mask("Kc Kd Ks Qc Qd Qs 8s 5c 6s 9h")
+    rules = get_rules("traditional")
+    fast = settle(knocker, defender, rules, knock_limit=10)
+    plain = reference_settle(knocker, defender, rules, 10, 1, None, 0, None)
+    # Field by field, in an order that reads the defender's fields before the knocker's.
+    for field in reversed(dataclasses.fields(HandResult)):
+        assert getattr(fast, field.name) == getattr(plain, field.name), field.name
+    assert dataclasses.replace(fast) == plain
+    assert pickle.loads(pickle.dumps(fast)) == plain
+    assert fast.defender_melds[0] is fast.defender_melds[0]  # made once, then kept
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.points = 3  # type: ignore[misc]
+
+
+def test_best_melds_reads_as_the_plain_arrangement() -> None:
+    rng = random.Random(8)
+    for i in range(3000):
+        cards = rng.sample(range(52), rng.randrange(0, 12)) if i % 2 else crowded(rng, 10, 5)
+        mask = sum(1 << c for c in cards)
+        want = best_arrangement(mask)
+        got = ginrummy.best_melds(cards)
+        assert got.deadwood == want.deadwood
+        if i % 3 == 0:  # the deadwood cards read before the melds
+            assert got.deadwood_cards == want.deadwood_cards
+        assert (got.meld_masks, got.deadwood_mask, got.mask) == (
+            want.meld_masks, want.deadwood_mask, want.mask
+        )
+        assert got.melds == want.melds and str(got) == str(want) and repr(got) == repr(want)
+        assert got == want and hash(got) == hash(want)
+    copied = pickle.loads(pickle.dumps(ginrummy.best_melds("7c 7d 7h 8h 9h Th 2s")))
+    assert type(copied) is Arrangement
+    assert copied == best_arrangement(to_mask("7c 7d 7h 8h 9h Th 2s"))
+
+
+@pytest.mark.parametrize("cards", ODD_INPUTS, ids=repr)
+def test_settle_hand_refuses_odd_hands_as_to_mask_does(cards: Any) -> None:
+    defender = "Kc Kd Ks Qc Qd Qs 8s 5c 6s 9h"
+    for what, args in (("knocker's hand", (cards, defender)), ("defender's hand", ("", cards))):
+        want = outcome(functools.partial(to_mask, what=what), cards)
+        if want[0] != "ok":
+            assert outcome(ginrummy.settle_hand, *args) == want

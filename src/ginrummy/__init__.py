@@ -179,6 +179,10 @@ def deadwood(cards: CardsLike) -> int:
 
 def best_melds(cards: CardsLike) -> Arrangement:
     """A minimum-deadwood arrangement: ``.melds``, ``.deadwood_cards``, ``.deadwood``."""
+    if cards.__class__ is CardSet:  # a CardSet's mask holds no card twice
+        mask: int = cards.mask
+        if mask.bit_count() <= MAX_SOLVER_CARDS:
+            return best_arrangement(mask)
     return best_arrangement(_hand_mask(cards))
 
 

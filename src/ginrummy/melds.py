@@ -55,6 +55,7 @@ __all__ = [
     "declared_arrangement",
     "layoff_candidates",
     "best_layoffs",
+    "best_layoff_mask",
     "layoff_deadwood",
     "layoff_spots",
     "layoff_lines",
@@ -719,8 +720,6 @@ class Arrangement:
 
 
 _new_arrangement = object.__new__
-
-
 def _meld_sort_key(m: int) -> tuple[int, int, int]:
     low = (m & -m).bit_length() - 1
     return (1 if is_run(m) else 0, low % 13, low // 13)
@@ -814,6 +813,19 @@ def _run_parts(suit: int, p: int) -> tuple[tuple[int, ...], ...]:
     return parts
 
 
+#: ``_ONLY_SPLIT[suit << 13 | p]``, filled as patterns come up: ``(cards in runs, runs)`` of
+#: suit pattern ``p``'s split into runs when it splits one way only, shifted into ``suit``;
+#: ``(-1, ())`` when it splits several ways; ``()`` (false) until filled.
+_ONLY_SPLIT: list[tuple[int, tuple[int, ...]]] = [()] * (4 << 13)  # type: ignore[list-item]
+
+
+def _only_split(suit: int, p: int) -> tuple[int, tuple[int, ...]]:
+    parts = _run_parts(suit, p)
+    got = (-1, ()) if len(parts) > 1 else (sum(parts[0]), parts[0])
+    _ONLY_SPLIT[suit << 13 | p] = got
+    return got
+
+
 def _three_card_hits(a: int, b: int, c: int, d: int, t: int) -> tuple[int, list[int]]:
     """For a hand whose ranks in ``t`` are each held exactly three times: the least deadwood
     and the set choices (as masks of the ranks played as sets) that reach it."""
@@ -891,21 +903,19 @@ def best_arrangement(mask: int) -> Arrangement:
             out.deadwood_mask = mask
             out.deadwood = least
             return out
-        pa = parts[a] or _run_parts(0, a)
-        pb = parts[8192 | b] or _run_parts(1, b)
-        pc = parts[16384 | c] or _run_parts(2, c)
-        pd = parts[24576 | d] or _run_parts(3, d)
-        if len(pa) == 1 and len(pb) == 1 and len(pc) == 1 and len(pd) == 1:
+        split = _ONLY_SPLIT
+        oa = split[a] or _only_split(0, a)
+        ob = split[8192 | b] or _only_split(1, b)
+        oc = split[16384 | c] or _only_split(2, c)
+        od = split[24576 | d] or _only_split(3, d)
+        if (oa[0] | ob[0] | oc[0] | od[0]) >= 0:
             # Each suit splits into runs one way only: the one arrangement.
-            runs = pa[0] + pb[0] + pc[0] + pd[0]
-            covered = 0
-            for m in runs:
-                covered |= m
+            runs = oa[1] + ob[1] + oc[1] + od[1]
             if len(runs) > 1:
                 runs = tuple(sorted(runs, key=_MELD_ORDER.__getitem__))
             out = _new_arrangement(Arrangement)
             out.meld_masks = runs
-            out.deadwood_mask = mask & ~covered
+            out.deadwood_mask = mask & ~(oa[0] | ob[0] | oc[0] | od[0])
             out.deadwood = least
             return out
         choices: Iterable[tuple[int, int, int, int]] = ((0, 0, 0, 0),)
@@ -913,12 +923,50 @@ def best_arrangement(mask: int) -> Arrangement:
     elif not (a & b & c & d):
         # Only three-card ranks: each is a set or not (as in _sets_min); keep the choices
         # that reach the least deadwood.
+        least = r[a] + r[b] + r[c] + r[d]
+        hit = 0
+        ties = False
+        q = t
+        while q:
+            n = ~q
+            v = r[a & n] + r[b & n] + r[c & n] + r[d & n]
+            if v < least:
+                least = v
+                hit = q
+                ties = False
+            elif v == least:
+                ties = True
+            q = (q - 1) & t
+        if not ties:
+            # One set choice reaches the least deadwood (most such hands): when each suit's
+            # rest splits into runs one way only, that is the one arrangement.
+            n = ~hit
+            xa = a & n
+            xb = b & n
+            xc = c & n
+            xd = d & n
+            split = _ONLY_SPLIT
+            oa = split[xa] or _only_split(0, xa)
+            ob = split[8192 | xb] or _only_split(1, xb)
+            oc = split[16384 | xc] or _only_split(2, xc)
+            od = split[24576 | xd] or _only_split(3, xd)
+            if (oa[0] | ob[0] | oc[0] | od[0]) >= 0:
+                runs = oa[1] + ob[1] + oc[1] + od[1]
+                if len(runs) > 1:
+                    runs = tuple(sorted(runs, key=_MELD_ORDER.__getitem__))
+                in_sets = mask & hit * 0x8004002001  # the ranks of the sets in every suit
+                set_melds = []
+                q = hit
+                while q:  # sets first, by rank
+                    low = q & -q
+                    q ^= low
+                    set_melds.append(in_sets & RANK_MASK[low.bit_length() - 1])
+                out = _new_arrangement(Arrangement)
+                out.meld_masks = (*set_melds, *runs)
+                out.deadwood_mask = mask & ~(in_sets | oa[0] | ob[0] | oc[0] | od[0])
+                out.deadwood = least
+                return out
         least, hits = _three_card_hits(a, b, c, d, t)
-        if len(hits) == 1:
-            # One set choice reaches the least deadwood (most such hands).
-            only = _one_choice_arrangement(mask, hits[0], least)
-            if only is not None:
-                return only
         choices = [(a & s, b & s, c & s, d & s) for s in hits]
         rank_masks = []
         while t:
@@ -1023,6 +1071,10 @@ def _build_layoff_lines(meld: int) -> tuple[tuple[int, ...], ...]:
 
 
 _LAYOFF_LINES = {m: _build_layoff_lines(m) for m in ALL_MELDS}
+#: The first card of each of a meld's layoff lines, as a mask.
+_LINE_STARTS = {
+    m: sum(1 << line[0] for line in lines if line) for m, lines in _LAYOFF_LINES.items()
+}
 
 
 def layoff_lines(meld: int) -> tuple[tuple[int, ...], ...]:
@@ -1044,28 +1096,32 @@ def layoff_lines(meld: int) -> tuple[tuple[int, ...], ...]:
 
 
 def _layoff_options(melds: Iterable[int], defender: int) -> list[int]:
-    """Every set of defender cards that can be laid off together on ``melds`` (as masks)."""
-    per_meld: list[list[int]] = []
+    """Every set of defender cards that can be laid off together on ``melds`` (as masks; the
+    empty set first, the others in no particular order, some perhaps twice).
+
+    Each line of each meld (see :func:`layoff_lines`) takes a prefix of the defender's cards
+    along it, and the lines are independent, so the options are the unions of one prefix per
+    line (a card on two lines, such as the fourth card of a set that also extends a run,
+    gives the same unions twice)."""
+    options = [0]
+    lines_of = _LAYOFF_LINES
+    starts = _LINE_STARTS
     for m in melds:
-        per_line: list[list[int]] = []
-        for line in layoff_lines(m):
-            prefixes = [0]
+        if not starts.get(m, -1) & defender:
+            continue  # no defender card next to this meld
+        lines = lines_of.get(m)
+        for line in _build_layoff_lines(m) if lines is None else lines:
+            if not line or not defender >> line[0] & 1:
+                continue
+            grown = list(options)
             acc = 0
             for card in line:
                 if not defender >> card & 1:
                     break
                 acc |= 1 << card
-                prefixes.append(acc)
-            per_line.append(prefixes)
-        if any(len(p) > 1 for p in per_line):
-            together = [0]
-            for prefixes in per_line:
-                together = [x | y for x in together for y in prefixes]
-            per_meld.append(together)
-    options = {0}
-    for opts in per_meld:
-        options = {o | x for o in options for x in opts}
-    return sorted(options, key=lambda x: (x.bit_count(), x))
+                grown += [o | acc for o in options]
+            options = grown
+    return options
 
 
 def layoff_candidates(melds: Iterable[int], defender: int) -> int:
@@ -1082,14 +1138,26 @@ def best_layoffs(melds: Iterable[int], defender: int) -> tuple[int, int, Arrange
     Minimises the defender's deadwood over every choice of own melds and layoffs; among equal
     choices, lays off the fewest cards.
     """
-    best: tuple[int, int] | None = None
-    for option in _layoff_options(melds, defender):
-        dw = min_deadwood(defender & ~option)
-        if best is None or dw < best[0]:
-            best = (dw, option)
-    assert best is not None
-    dw, option = best
+    dw, option = best_layoff_mask(melds, defender)
     return dw, option, best_arrangement(defender & ~option)
+
+
+def best_layoff_mask(melds: Iterable[int], defender: int) -> tuple[int, int]:
+    """``(deadwood, layoff mask)`` of :func:`best_layoffs`, without the arrangement."""
+    whole = best_dw = min_deadwood(defender)
+    best = 0
+    for option in _layoff_options(melds, defender):
+        # Laying off cards takes at most their points off (put back as deadwood, they make
+        # an arrangement of the whole hand): skip the options that cannot do better.
+        if option and whole - mask_value(option) <= best_dw:
+            dw = min_deadwood(defender & ~option)
+            if dw < best_dw or (
+                # Among equals, the fewest cards, then the least mask.
+                dw == best_dw and (option.bit_count(), option) < (best.bit_count(), best)
+            ):
+                best_dw = dw
+                best = option
+    return best_dw, best
 
 
 def layoff_deadwood(melds: Iterable[int], defender: int) -> int:
