@@ -10,7 +10,6 @@ import pytest
 
 from ginrummy import InvalidRecordError, Match, get_rules, record
 from ginrummy.rules import PROFILE_NAMES
-
 from test_record import same_match
 
 
