@@ -823,6 +823,9 @@ class Store(_PeopleStore):
             raise
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._writers = _writers_lock(self.engine)
+        #: The engine for single-statement reads (every request makes two): autocommit, so
+        #: no BEGIN and ROLLBACK round trips around the one query on PostgreSQL.
+        self.reader = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         try:
             self.check_keys()
         except BaseException:
@@ -1031,7 +1034,7 @@ class Store(_PeopleStore):
         read as plain rows, not through the ORM's objects."""
         query = _seated_query(record)
         params = {"match_id": match_id, "have": -1 if have is None else have}
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             row = conn.execute(query, params).first()
         if row is None:
             return None

@@ -108,7 +108,7 @@ def player_by_token(store: Store, token: str) -> PlayerInfo | None:
     now = store.clock()
     # Every request asks this: one prebuilt query on a plain connection, and a transaction
     # only for the (at most hourly) renewal.
-    with store.engine.connect() as conn:
+    with store.reader.connect() as conn:
         found = conn.execute(_by_token(), {"hash": hash_token(token), "now": now}).first()
     if found is None:
         return None
