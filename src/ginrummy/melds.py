@@ -826,6 +826,30 @@ def _only_split(suit: int, p: int) -> tuple[int, tuple[int, ...]]:
     return got
 
 
+def _best_three_card_choice(a: int, b: int, c: int, d: int,
+                            t: int) -> tuple[int, int, bool]:
+    """For a hand whose ranks in ``t`` are each held exactly three times: the least deadwood,
+    the first set choice reaching it (a mask of the ranks played as sets; 0, no sets, first)
+    and whether another choice reaches it too (the cheap question of
+    :func:`_three_card_hits`)."""
+    r = RUN_DEADWOOD
+    least = r[a] + r[b] + r[c] + r[d]
+    hit = 0
+    ties = False
+    q = t
+    while q:
+        n = ~q
+        v = r[a & n] + r[b & n] + r[c & n] + r[d & n]
+        if v < least:
+            least = v
+            hit = q
+            ties = False
+        elif v == least:
+            ties = True
+        q = (q - 1) & t
+    return least, hit, ties
+
+
 def _three_card_hits(a: int, b: int, c: int, d: int, t: int) -> tuple[int, list[int]]:
     """For a hand whose ranks in ``t`` are each held exactly three times: the least deadwood
     and the set choices (as masks of the ranks played as sets) that reach it."""
@@ -923,20 +947,7 @@ def best_arrangement(mask: int) -> Arrangement:
     elif not (a & b & c & d):
         # Only three-card ranks: each is a set or not (as in _sets_min); keep the choices
         # that reach the least deadwood.
-        least = r[a] + r[b] + r[c] + r[d]
-        hit = 0
-        ties = False
-        q = t
-        while q:
-            n = ~q
-            v = r[a & n] + r[b & n] + r[c & n] + r[d & n]
-            if v < least:
-                least = v
-                hit = q
-                ties = False
-            elif v == least:
-                ties = True
-            q = (q - 1) & t
+        least, hit, ties = _best_three_card_choice(a, b, c, d, t)
         if not ties:
             # One set choice reaches the least deadwood (most such hands): when each suit's
             # rest splits into runs one way only, that is the one arrangement.

@@ -29,6 +29,7 @@ from .melds import (
     MELD_NEIGHBOURS,
     RUN_DEADWOOD,
     Arrangement,
+    _best_three_card_choice,
     _choices,
     _run_parts,
     best_arrangement,
@@ -215,20 +216,7 @@ def knock_layout(mask: int) -> Layout:
         choices: list[tuple[int, int, int, int]] = [(8191, 8191, 8191, 8191)]
     elif not (a & b & c & d):
         # Only three-card ranks, each a set or not (as in melds._three_card_hits).
-        least = r[a] + r[b] + r[c] + r[d]
-        hit = 0
-        ties = False
-        q = t
-        while q:
-            n = ~q
-            v = r[a & n] + r[b & n] + r[c & n] + r[d & n]
-            if v < least:
-                least = v
-                hit = q
-                ties = False
-            elif v == least:
-                ties = True
-            q = (q - 1) & t
+        least, hit, ties = _best_three_card_choice(a, b, c, d, t)
         if not ties:
             # One set choice reaches the least deadwood (most such hands): when each suit's
             # rest splits into runs one way, that is the arrangement.
