@@ -1275,8 +1275,8 @@ def _summary(r: _HandRow) -> HandSummary:
 
 class _WritersLock:
     """Turns for the transactions on one SQLite file, across processes and threads: an
-    exclusive ``flock`` on ``<database>.write-lock``, through one descriptor per thread
-    (re-entrant within a thread).
+    exclusive ``flock`` on ``<database>.write-lock``, on a descriptor opened for each holding
+    (so two threads exclude each other too; re-entrant within a thread).
 
     SQLite lets one writer in at a time and makes the others poll, sleeping up to 100 ms
     between tries; with two worker processes a waiting move then waits long after the file is
@@ -1296,16 +1296,19 @@ class _WritersLock:
         local = self._local
         depth = getattr(local, "depth", 0)
         if depth == 0:
-            if getattr(local, "fd", None) is None:
-                local.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-            fcntl.flock(local.fd, fcntl.LOCK_EX)
+            local.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(local.fd, fcntl.LOCK_EX)
+            except BaseException:
+                os.close(local.fd)
+                raise
         local.depth = depth + 1
         try:
             yield
         finally:
             local.depth -= 1
             if local.depth == 0:
-                fcntl.flock(local.fd, fcntl.LOCK_UN)
+                os.close(local.fd)  # which lets the lock go (one descriptor per holding)
 
 
 def _writers_lock(engine: Engine) -> Callable[[], contextlib.AbstractContextManager[None]]:
