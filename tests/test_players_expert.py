@@ -9,9 +9,16 @@ import pytest
 
 from ginrummy import Hand
 from ginrummy.cards import mask_of, parse_cards
+from ginrummy.melds import discard_deadwoods, melds_with
 from ginrummy.players import make
 from ginrummy.players.expert import ExpertPlayer
-from ginrummy.players.rollout import PlayoutPolicy, playout_hand
+from ginrummy.players.rollout import (
+    PlayoutPolicy,
+    _discard_after_draw,
+    _least,
+    _ten_card,
+    playout_hand,
+)
 from ginrummy.view import PlayerView
 from players_support import RULE_SETS, is_legal_choice, positions, stalled_positions
 from test_players_simple import _deck
@@ -146,3 +153,25 @@ def test_one_world_never_overrules_hard() -> None:
         candidates = expert.candidates(view, model)
         if len(candidates) > 1:
             assert expert.search(view, model, candidates) == candidates[0]
+
+
+def test_the_discard_after_an_unmelded_draw_is_the_plain_one() -> None:
+    """The playouts' shortcut for a drawn card that melds with nothing gives the card (and
+    deadwood) that solving all eleven cards gives, ties included."""
+    rng = random.Random(14)
+    checked = 0
+    while checked < 400:
+        cards = rng.sample(range(52), 11)
+        ten = 0
+        for c in cards[:10]:
+            ten |= 1 << c
+        drawn = cards[10]
+        if melds_with(ten, drawn):
+            continue
+        checked += 1
+        assert _discard_after_draw(_ten_card(ten), drawn) == _least(
+            discard_deadwoods(ten | 1 << drawn), -1
+        )
+    # Ties: 5h and 5s both leave 5 points, and 5s (higher index) is the card drawn.
+    ten = mask_of(parse_cards("Ac 2c 3c 7d 7h 7s Jh Qh Kh 5h"))
+    assert _discard_after_draw(_ten_card(ten), parse_cards("5s")[0]) == (parse_cards("5h")[0], 5)
