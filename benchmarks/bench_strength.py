@@ -18,10 +18,10 @@ Wilson interval, and hands won among the hands somebody won, with theirs. Progre
 stderr, results to stdout. This is not a test: it prints figures, whatever they are.
 
 ``--results FILE`` also writes one JSON line per match; ``--compare OLD NEW`` reads two such
-files and compares the matches they share (same pairing opponent, same match number, so the
-same decks and seats; one player per opponent in each file): both win rates on those matches, the matches only one of them won, and
-the mean difference of the point margins with its standard error. That pairing is how a change
-to a player is judged on few matches.
+files (one player per opponent in each) and compares the matches they share (same opponent,
+same match number, so the same decks and seats): both win rates on those matches, the matches
+only one of them won, and the mean difference of the point margins with its standard error.
+That pairing is how a change to a player is judged on few matches.
 """
 
 from __future__ import annotations
