@@ -39,28 +39,58 @@ def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A player by name, with optional ``expert`` budget (``samples``)."""
+    """A player by name, with an optional ``expert`` budget (``samples``) and other
+    :class:`~ginrummy.players.expert.ExpertPlayer` settings (``options``, as text pairs)."""
 
     name: str
     samples: int | None = None
+    options: tuple[tuple[str, str], ...] = ()
 
     def build(self, seed: str) -> Player:
-        if self.samples is not None:
-            return ExpertPlayer(seed, samples=self.samples)
+        if self.samples is not None or self.options:
+            settings: dict[str, Any] = {k: _setting(v) for k, v in self.options}
+            if self.samples is not None:
+                settings["samples"] = self.samples
+            return ExpertPlayer(seed, **settings)
         return make(self.name, seed=seed)
 
     def __str__(self) -> str:
-        return self.name if self.samples is None else f"{self.name}({self.samples} samples)"
+        text = self.name + "".join(f"/{k}={v}" for k, v in self.options)
+        return text if self.samples is None else f"{text}({self.samples} samples)"
 
     @classmethod
     def parse(cls, text: str) -> PlayerSpec:
-        """``name`` or ``expert:SAMPLES``."""
-        name, _, samples = text.partition(":")
-        return cls(name, int(samples) if samples else None)
+        """``name``, ``expert:SAMPLES`` or ``expert/KEY=VALUE/...`` (settings of the expert,
+        e.g. ``expert/search_knocks=true/max_samples=300``)."""
+        text, _, samples = text.partition(":")
+        name, *pairs = text.split("/")
+        options = []
+        for pair in pairs:
+            key, sep, value = pair.partition("=")
+            if not sep or not key:
+                raise ValueError(f"cannot read the setting {pair!r} of {text!r}; write KEY=VALUE")
+            options.append((key, value))
+        if options and name != "expert":
+            raise ValueError(f"only the expert takes settings, not {name!r}")
+        return cls(name, int(samples) if samples else None, tuple(options))
+
+
+def _setting(text: str) -> Any:
+    """A setting's value from its text: true/false, an int, a float, or a tuple of ints
+    (``0+10``)."""
+    if text in ("true", "false"):
+        return text == "true"
+    if "+" in text:
+        return tuple(int(x) for x in text.split("+"))
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
 
 
 @dataclass(frozen=True)
 class MatchResult:
+    index: int
     a_won: bool | None  # None: a tie
     hands: int
     a_hands_won: int
@@ -86,6 +116,7 @@ def _one_match(args: tuple[PlayerSpec, PlayerSpec, str, int, str]) -> MatchResul
             won[result.winner_seat] += 1
     totals = match.score.totals
     return MatchResult(
+        index=i,
         a_won=None if winner is None else winner == a_seat,
         hands=len(match.hands),
         a_hands_won=won[a_seat],

@@ -4,26 +4,37 @@ Run from the repository root::
 
     python benchmarks/bench_strength.py [--matches 1000] [--workers 2] [--seed s1]
         [--pairs medium:simple,hard:simple,expert:simple,expert:hard,hard:medium]
-        [--rules house] [--markdown]
+        [--rules house] [--markdown] [--results FILE]
+    python benchmarks/bench_strength.py --compare OLD NEW
 
 A pairing ``a:b`` plays ``--matches`` matches of ``a`` against ``b`` under the ``house`` profile
 by default (the EAAI challenge's rules: gin and undercut bonus 25, undercut on ties, knock at
 10, no big gin, no game or box bonuses, 100 points). Seats and the first dealer are balanced
 (every four matches share their decks with seats and first dealer swapped) and every seed is
 fixed, so a run is reproducible; ``expert:N`` is the expert with a budget of ``N`` worlds per
-decision instead of its default. The table gives matches won (a tie counts half) with its 95%
+decision instead of its default, and ``expert/KEY=VALUE/...`` the expert with other settings
+(``expert/search_knocks=true:hard``). The table gives matches won (a tie counts half) with its 95%
 Wilson interval, and hands won among the hands somebody won, with theirs. Progress goes to
 stderr, results to stdout. This is not a test: it prints figures, whatever they are.
+
+``--results FILE`` also writes one JSON line per match; ``--compare OLD NEW`` reads two such
+files (one player per opponent in each) and compares the matches they share (same opponent,
+same match number, so the same decks and seats): both win rates on those matches, the matches
+only one of them won, and the mean difference of the point margins with its standard error.
+That pairing is how a change to a player is judged on few matches.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import sys
 import time
+from dataclasses import asdict
 
 from _common import environment_lines, load_line, parse_shared_args
-from _matches import PlayerSpec, Series, ci_text, run_series
+from _matches import PlayerSpec, Series, ci_text, run_series, wilson
 
 DEFAULT_PAIRS = "medium:simple,hard:simple,expert:simple,expert:hard,hard:medium"
 
@@ -65,7 +76,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pairs", default=DEFAULT_PAIRS)
     parser.add_argument("--rules", default="house")
     parser.add_argument("--markdown", action="store_true")
+    parser.add_argument("--results", help="write one JSON line per match to this file")
+    parser.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"),
+                        help="compare two --results files on the matches they share")
     args = parse_shared_args(parser, argv)
+    if args.compare:
+        compare(*args.compare)
+        return
     pairs = [tuple(PlayerSpec.parse(x) for x in p.split(":", 1)) if p.count(":") == 1 else
              _parse_pair(p) for p in args.pairs.split(",")]
     print("command : python benchmarks/bench_strength.py " + " ".join(sys.argv[1:]))
@@ -86,10 +103,56 @@ def main(argv: list[str] | None = None) -> None:
         series = run_series(a, b, args.matches, rules=args.rules, seed=args.seed,
                             workers=args.workers, progress=progress)
         rows.append(series)
+        if args.results:
+            with open(args.results, "a", encoding="utf-8") as out:
+                for r in series.results:
+                    out.write(json.dumps({"a": str(a), "b": str(b), "seed": args.seed,
+                                          "rules": args.rules, **asdict(r)}) + "\n")
         print(f"  done: {a} vs {b} in {series.wall:.0f}s wall", file=sys.stderr, flush=True)
     print()
     _print_table(rows, args.markdown)
     print(load_line("at the end"))
+
+
+def _load(path: str) -> dict[tuple[str, str, str, int], dict[str, object]]:
+    rows = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            r = json.loads(line)
+            rows[(r["b"], r["seed"], r["rules"], r["index"])] = r
+    return rows
+
+
+def compare(old_path: str, new_path: str) -> None:
+    """The paired comparison of two ``--results`` files (see the module docstring)."""
+    old, new = _load(old_path), _load(new_path)
+    for b in sorted({k[0] for k in old} & {k[0] for k in new}):
+        keys = sorted(k for k in old.keys() & new.keys() if k[0] == b)
+        if not keys:
+            continue
+        n = len(keys)
+
+        def score(r: dict[str, object]) -> float:
+            return 0.5 if r["a_won"] is None else float(bool(r["a_won"]))
+
+        def margin(r: dict[str, object]) -> int:
+            return int(r["a_points"]) - int(r["b_points"])  # type: ignore[call-overload]
+
+        print(f"against {b}: {n} matches on the same decks and seats")
+        for label, rows in (("old", old), ("new", new)):
+            won = sum(score(rows[k]) for k in keys)
+            hands = sum(int(rows[k]["hands"]) for k in keys)  # type: ignore[call-overload]
+            points = sum(margin(rows[k]) for k in keys)
+            print(f"  {label}: {rows[keys[0]]['a']}: won {100 * won / n:.1f}% "
+                  f"({ci_text([100 * x for x in wilson(won, n)])}), "
+                  f"margin {points / n:+.1f} points a match, {points / hands:+.2f} a hand")
+        only_old = sum(1 for k in keys if score(old[k]) > score(new[k]))
+        only_new = sum(1 for k in keys if score(new[k]) > score(old[k]))
+        diffs = [margin(new[k]) - margin(old[k]) for k in keys]
+        mean = sum(diffs) / n
+        se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n) if n > 1 else 0.0
+        print(f"  matches won by old only: {only_old}, by new only: {only_new}; "
+              f"margin new - old: {mean:+.1f} points a match (standard error {se:.1f})")
 
 
 def _parse_pair(text: str) -> tuple[PlayerSpec, PlayerSpec]:

@@ -9,9 +9,18 @@ import pytest
 
 from ginrummy import Hand
 from ginrummy.cards import mask_of, parse_cards
+from ginrummy.melds import discard_deadwoods, melds_with
+from ginrummy.players import expert as expert_module
 from ginrummy.players import make
 from ginrummy.players.expert import ExpertPlayer
-from ginrummy.players.rollout import PlayoutPolicy, playout_hand
+from ginrummy.players.rollout import (
+    PlayoutPolicy,
+    _discard_after_draw,
+    _least,
+    _ten_card,
+    playout_hand,
+)
+from ginrummy.players.search import MoveValues
 from ginrummy.view import PlayerView
 from players_support import RULE_SETS, is_legal_choice, positions, stalled_positions
 from test_players_simple import _deck
@@ -146,3 +155,79 @@ def test_one_world_never_overrules_hard() -> None:
         candidates = expert.candidates(view, model)
         if len(candidates) > 1:
             assert expert.search(view, model, candidates) == candidates[0]
+
+
+def test_the_discard_after_an_unmelded_draw_is_the_plain_one() -> None:
+    """The playouts' shortcut for a drawn card that melds with nothing gives the card (and
+    deadwood) that solving all eleven cards gives, ties included."""
+    rng = random.Random(14)
+    checked = 0
+    while checked < 400:
+        cards = rng.sample(range(52), 11)
+        ten = 0
+        for c in cards[:10]:
+            ten |= 1 << c
+        drawn = cards[10]
+        if melds_with(ten, drawn):
+            continue
+        checked += 1
+        assert _discard_after_draw(_ten_card(ten), drawn) == _least(
+            discard_deadwoods(ten | 1 << drawn), -1
+        )
+    # Ties: 5h and 5s both leave 5 points, and 5s (higher index) is the card drawn.
+    ten = mask_of(parse_cards("Ac 2c 3c 7d 7h 7s Jh Qh Kh 5h"))
+    assert _discard_after_draw(_ten_card(ten), parse_cards("5s")[0]) == (parse_cards("5h")[0], 5)
+
+
+def _values(points: dict[str, list[float]]) -> MoveValues:
+    n = len(next(iter(points.values())))
+    return MoveValues(points, dict.fromkeys(points, 0), dict.fromkeys(points, 0), n)
+
+
+def test_the_verdict_overrules_hard_only_on_clear_evidence() -> None:
+    player = ExpertPlayer(1, confidence=2.0)
+    moves = ["discard Kc", "discard Qd", "discard 9h"]
+    zeros = [0.0] * 8
+    noisy = [3.0, -2.0, 4.0, -3.0, 2.0, -1.0, 3.0, -2.0]  # mean +0.5, far under 2 errors
+    clear = [4.0, 5.0, 4.0, 6.0, 5.0, 4.0, 5.0, 6.0]
+    worse = [-1.0] * 8
+    assert player._verdict(moves, _values({moves[0]: zeros, moves[1]: clear,
+                                           moves[2]: noisy})) == (1, False)
+    assert player._verdict(moves, _values({moves[0]: zeros, moves[1]: worse,
+                                           moves[2]: noisy})) == (0, True)
+    assert player._verdict(moves, _values({moves[0]: zeros, moves[1]: worse,
+                                           moves[2]: worse})) == (0, False)
+
+
+def test_more_worlds_only_while_the_verdict_is_unclear(monkeypatch: pytest.MonkeyPatch) -> None:
+    played: list[int] = []
+    real = expert_module.value_moves
+
+    def counting(worlds: list[Hand], *args: object, **kwargs: object) -> MoveValues:
+        played.append(len(worlds))
+        return real(worlds, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(expert_module, "value_moves", counting)
+    extended = 0
+    for _, view in _views(24):
+        player = ExpertPlayer(5, samples=10, max_samples=30)
+        model = player._hard.model(view)
+        candidates = player.candidates(view, model)
+        if len(candidates) < 2:
+            continue
+        played.clear()
+        player.search(view, model, candidates)
+        assert played[0] == 10 and sum(played) <= 30
+        extended += len(played) > 1
+        # The same budget without room to grow plays its ten worlds once.
+        played.clear()
+        ExpertPlayer(5, samples=10).search(view, model, candidates)
+        assert played == [10]
+    assert extended  # some of these positions were unclear after ten worlds
+
+
+def test_the_playout_costs_reach_every_world() -> None:
+    hand = mask_of(parse_cards("2c 5c 9c 7d Th Js Qh Kd 3s 6s"))
+    policy = ExpertPlayer(1, keep_pairs=5.0, feed=8.0).world_policy(0, 1, hand, True, 10)
+    assert (policy.keep_pairs, policy.feed) == (5.0, 8.0)
+    assert ExpertPlayer(1).world_policy(0, 1, hand, True, 10) == PlayoutPolicy((0, 10))

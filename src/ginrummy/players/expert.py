@@ -43,7 +43,7 @@ from .base import Player
 from .hard import HARD, HardPlayer, Style, lowering_discards
 from .knowledge import OpponentModel, opponent_turns
 from .rollout import PlayoutPolicy
-from .search import paired_difference, value_moves
+from .search import MoveValues, paired_difference, value_moves
 from .worlds import sample_worlds
 
 __all__ = ["ExpertPlayer", "DEFAULT_SAMPLES"]
@@ -77,6 +77,9 @@ class ExpertPlayer(Player):
         search_knocks: bool = False,
         confidence: float = 2.0,
         consistent_styles: bool = True,
+        keep_pairs: float = 0.0,
+        feed: float = 0.0,
+        max_samples: int | None = None,
     ) -> None:
         super().__init__(seed)
         if samples < 1:
@@ -84,6 +87,7 @@ class ExpertPlayer(Player):
         if max_candidates < 1:
             raise ValueError(f"max_candidates must be at least 1, not {max_candidates}")
         self.samples = samples
+        self.max_samples = samples if max_samples is None else max(samples, max_samples)
         self.max_candidates = max_candidates
         self.time_limit = time_limit
         if not opponent_thresholds:
@@ -94,6 +98,8 @@ class ExpertPlayer(Player):
         self.search_knocks = search_knocks
         self.confidence = confidence
         self.consistent_styles = consistent_styles
+        self.keep_pairs = keep_pairs
+        self.feed = feed
         self._hard = HardPlayer(None, style)
         self._hard.rng = self.rng
 
@@ -177,7 +183,7 @@ class ExpertPlayer(Player):
             theirs = min(thresholds)
         pair = [theirs, theirs]
         pair[seat] = self.own_threshold
-        return PlayoutPolicy((pair[0], pair[1]))
+        return PlayoutPolicy((pair[0], pair[1]), self.keep_pairs, self.feed)
 
     def search(self, view: PlayerView, model: OpponentModel, candidates: list[str]) -> str:
         """Points of each candidate in each sampled world; the best candidate.
@@ -196,16 +202,42 @@ class ExpertPlayer(Player):
 
         worlds = self.worlds(view, model, self.rng)
         valued = value_moves(worlds, seat, candidates, policy, deadline=deadline)
-        if valued.worlds < 2:
-            return candidates[0]  # one world gives no spread: not evidence enough to overrule
+        while True:
+            if valued.worlds < 2:
+                return candidates[0]  # one world gives no spread: not evidence enough
+            best, unclear = self._verdict(candidates, valued)
+            done = valued.worlds
+            if not unclear or done >= self.max_samples or (
+                    deadline is not None and time.perf_counter() > deadline):
+                return candidates[best]
+            # A rival looks better but not surely so: more worlds, the same candidates.
+            count = min(self.samples, self.max_samples - done)
+            more = sample_worlds(view, model, self.rng, count,
+                                 develop_per_turn=self.develop_per_turn)
+
+            def shifted(number: int, world: Hand, offset: int = done) -> PlayoutPolicy:
+                return policy(number + offset, world)
+
+            extra = value_moves(more, seat, candidates, shifted, deadline=deadline)
+            for move in candidates:
+                valued.points[move].extend(extra.points[move])
+            valued.worlds += extra.worlds
+
+    def _verdict(self, candidates: list[str], valued: MoveValues) -> tuple[int, bool]:
+        """The index of the candidate to play, and whether the evidence is unclear: some
+        rival beats ``hard``'s favourite on average but not by ``confidence`` standard errors
+        (more worlds could settle it)."""
         favourite = valued.points[candidates[0]]
         best, best_score = 0, 0.0
+        unclear = False
         for i in range(1, len(candidates)):
             diff = paired_difference(valued.points[candidates[i]], favourite)
             score = diff.lower_bound(self.confidence)
             if score > best_score:
                 best, best_score = i, score
-        return candidates[best]
+            elif diff.mean > 0.0:
+                unclear = True
+        return best, unclear and best == 0
 
 
 def _take_goes_gin(view: PlayerView) -> bool:

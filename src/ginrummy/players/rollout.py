@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from ..cards import CARD_VALUE
 from ..events import DRAW, LAST_CHANCE, LAST_CHANCE_KNOCK, OPENING, OPENING_DRAW, OVER
 from ..hand import Hand
-from ..melds import START_PARTNERS, discard_deadwoods, melds_with, min_deadwood
+from ..melds import START_PARTNERS, best_discard, discard_deadwoods, melds_with, min_deadwood
 from ..move import Move
 from .knowledge import feeds_known_meld
 
@@ -38,8 +38,7 @@ MAX_STEPS = 200
 
 def _improves(mask: int, top: int) -> bool:
     """True when taking ``top`` and discarding another card lowers the deadwood."""
-    after = min(dw for c, dw in discard_deadwoods(mask | 1 << top) if c != top)
-    return after < min_deadwood(mask)
+    return best_discard(mask | 1 << top, 1 << top)[1] < min_deadwood(mask)
 
 
 @dataclass(frozen=True)
@@ -59,8 +58,40 @@ class PlayoutPolicy:
 
 
 def _best_discard(mask: int, taken: int) -> tuple[int, int]:
-    """(card, deadwood after discarding it): least deadwood, then the highest card."""
-    return _least(discard_deadwoods(mask), taken)
+    """(card, deadwood after discarding it): least deadwood, then the highest card, then the
+    lowest index (:func:`~ginrummy.melds.best_discard`, the order of :func:`_least`), never
+    the ``taken`` card."""
+    return best_discard(mask, 1 << taken if taken >= 0 else 0)
+
+
+def _ten_card(mask: int) -> tuple[int, int, int]:
+    """``(best discard, its deadwood, least deadwood)`` of the ten cards ``mask``: what
+    :func:`_discard_after_draw` needs to know about a hand before its draw."""
+    card, dw = best_discard(mask)
+    return card, dw, min_deadwood(mask)
+
+
+def _discard_after_draw(ten: tuple[int, int, int], card: int) -> tuple[int, int]:
+    """:func:`_best_discard` of a ten-card hand plus a drawn ``card`` that melds with none of
+    its cards (``ten``: :func:`_ten_card` of the ten cards), without solving eleven cards.
+
+    The drawn card is deadwood whatever else is thrown, so throwing it leaves the ten cards'
+    least deadwood, and throwing another card ``x`` leaves the deadwood of the ten cards less
+    ``x`` plus the drawn card's value, least for the ten cards' own best discard. Ties go as
+    in :func:`_least`: the higher card, then the lower index.
+    """
+    ten_card, ten_dw, least = ten
+    if ten_card < 0:
+        return card, least
+    other = ten_dw + CARD_VALUE[card]
+    if other < least:
+        return ten_card, other
+    if other > least:
+        return card, least
+    value, ten_value = CARD_VALUE[card], CARD_VALUE[ten_card]
+    if ten_value > value or (ten_value == value and ten_card < card):
+        return ten_card, other
+    return card, least
 
 
 def _least(options: list[tuple[int, int]], taken: int) -> tuple[int, int]:
@@ -142,6 +173,10 @@ def playout(
     feed = policy.feed
     big_gin = hand.rules.big_gin
     hands = hand.hands
+    plain = not keep_pairs and not feed
+    # Per seat, the ten cards it held before its last draw and _ten_card of them (a hand often
+    # keeps the same ten cards for several turns, throwing back what it draws).
+    tens: list[tuple[int, tuple[int, int, int]] | None] = [None, None]
     steps = 0
     # One pass of the loop is one seat's turn: its draw (or opening pass) and its discard.
     while True:
@@ -150,6 +185,7 @@ def playout(
             return None, 0
         phase = hand.phase
         seat = hand.to_play
+        drew = before = -1
         if phase in (DRAW, OPENING):
             top = hand.discard_pile[-1]
             mask = hands[seat]
@@ -158,7 +194,9 @@ def playout(
                 if record is not None:
                     record.append("take")
             elif phase == DRAW:
+                before = mask
                 hand.apply_draw()
+                drew = hand.drawn
                 if record is not None:
                     record.append("draw")
             else:
@@ -167,7 +205,9 @@ def playout(
                     record.append("pass")
                 continue
         elif phase == OPENING_DRAW:
+            before = hands[seat]
             hand.apply_draw()
+            drew = hand.drawn
             if record is not None:
                 record.append("draw")
         elif phase == LAST_CHANCE:
@@ -190,11 +230,15 @@ def playout(
             if record is not None:
                 record.append("big gin")
             return _outcome(hand)
-        keep = 0.0
-        if keep_pairs:
-            keep = keep_pairs * (1 - min(1.0, max(0.0, (31 - len(hand.stock)) / 27)))
-        known = hand.known_to_hold(1 - seat) if feed else 0
-        card, _, low_card, low_dw = _choose_discard(mask, hand.taken, keep, feed, known)
+        if plain and drew >= 0 and not melds_with(before, drew):
+            cached = tens[seat]
+            if cached is None or cached[0] != before:
+                cached = (before, _ten_card(before))
+                tens[seat] = cached
+            card, low_dw = _discard_after_draw(cached[1], drew)
+            low_card = card
+        else:
+            card, low_card, low_dw = _discard(hand, seat, mask, keep_pairs, feed)
         # After taking the last discard the seat must knock (the take was legal only because
         # a knock is possible, so the least-deadwood discard is within the knock limit), even
         # when the take was the searched move and the seat's own threshold is lower.
@@ -208,6 +252,18 @@ def playout(
             record.append(Move.discard(card))
         if hand.phase == OVER:
             return None, 0
+
+
+def _discard(hand: Hand, seat: int, mask: int, keep_pairs: float,
+             feed: float) -> tuple[int, int, int]:
+    """``(card to throw, least-deadwood card, least deadwood)`` for ``seat`` holding the
+    eleven cards ``mask``, by :func:`_choose_discard` with the policy's costs."""
+    keep = 0.0
+    if keep_pairs:
+        keep = keep_pairs * (1 - min(1.0, max(0.0, (31 - len(hand.stock)) / 27)))
+    known = hand.known_to_hold(1 - seat) if feed else 0
+    card, _, low_card, low_dw = _choose_discard(mask, hand.taken, keep, feed, known)
+    return card, low_card, low_dw
 
 
 def _outcome(hand: Hand) -> tuple[int | None, int]:
