@@ -824,8 +824,12 @@ class Store(_PeopleStore):
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._writers = _writers_lock(self.engine)
         #: The engine for single-statement reads (every request makes two): autocommit, so
-        #: no BEGIN and ROLLBACK round trips around the one query on PostgreSQL.
-        self.reader = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        #: no BEGIN and ROLLBACK round trips around the one query on PostgreSQL. (SQLite's
+        #: driver begins no transaction for a read anyway, and switching a connection to
+        #: autocommit commits it: in memory every thread shares one connection.)
+        self.reader: Engine = self.engine
+        if self.engine.dialect.name != "sqlite":
+            self.reader = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         try:
             self.check_keys()
         except BaseException:
