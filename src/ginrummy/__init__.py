@@ -84,30 +84,10 @@ _bit_of_text = TEXT_BIT.__getitem__
 
 def _hand_mask(cards: CardsLike) -> int:
     """The mask of a hand given to the solver, checked (a card twice, too many cards, text
-    that is not cards...). The common forms take the fast paths of
-    :func:`ginrummy.cards.fast_mask`, written out here as in :func:`deadwood`; anything else
-    goes to :func:`ginrummy.cards.to_mask`, which explains what is wrong."""
-    items: Any = cards
-    cls = items.__class__
-    mask: int
-    if cls is CardSet:
-        mask = items.mask
-    elif (cls is list or cls is tuple) and items and items[0].__class__ is not str:
-        try:
-            mask = sum(map(_bit_of_int, items))
-            ints = sum(items, 0.0).__class__ is float
-        except Exception:
-            mask = -1
-        else:
-            if (
-                not ints
-                or mask.bit_count() != len(items)
-                or (mask & 1 and items[items.index(0)].__class__ is bool)
-                or (mask & 2 and items[items.index(1)].__class__ is bool)
-            ):
-                mask = -1
-    else:
-        mask = fast_mask(items)
+    that is not cards...). A ``CardSet`` gives its mask, the other common forms take
+    :func:`ginrummy.cards.fast_mask`; anything else goes to :func:`ginrummy.cards.to_mask`,
+    which explains what is wrong."""
+    mask = cards.mask if isinstance(cards, CardSet) else fast_mask(cards)
     if mask < 0 or mask.bit_count() > MAX_SOLVER_CARDS:
         mask = to_mask(cards, what="hand")
         if mask.bit_count() > MAX_SOLVER_CARDS:
