@@ -11,6 +11,7 @@ on the clock, unless a time limit is given).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -21,6 +22,7 @@ from typing import Any
 from ginrummy.players import make
 from ginrummy.players.base import Player
 from ginrummy.players.expert import ExpertPlayer
+from ginrummy.players.hard import HARD, HardPlayer
 from ginrummy.selfplay import play_match
 
 __all__ = ["MatchResult", "PlayerSpec", "Series", "run_series", "wilson"]
@@ -49,6 +51,8 @@ class PlayerSpec:
     def build(self, seed: str) -> Player:
         if self.samples is not None or self.options:
             settings: dict[str, Any] = {k: _setting(v) for k, v in self.options}
+            if self.name == "hard":
+                return HardPlayer(seed, dataclasses.replace(HARD, **settings))
             if self.samples is not None:
                 settings["samples"] = self.samples
             return ExpertPlayer(seed, **settings)
@@ -60,8 +64,9 @@ class PlayerSpec:
 
     @classmethod
     def parse(cls, text: str) -> PlayerSpec:
-        """``name``, ``expert:SAMPLES`` or ``expert/KEY=VALUE/...`` (settings of the expert,
-        e.g. ``expert/search_knocks=true/max_samples=300``)."""
+        """``name``, ``expert:SAMPLES``, ``expert/KEY=VALUE/...`` (settings of the expert,
+        e.g. ``expert/search_knocks=true/max_samples=300``) or ``hard/KEY=VALUE/...`` (fields
+        of ``hard``'s :class:`~ginrummy.players.hard.Style`, e.g. ``hard/min_knock_gain=8``)."""
         text, _, samples = text.partition(":")
         name, *pairs = text.split("/")
         options = []
@@ -70,8 +75,8 @@ class PlayerSpec:
             if not sep or not key:
                 raise ValueError(f"cannot read the setting {pair!r} of {text!r}; write KEY=VALUE")
             options.append((key, value))
-        if options and name != "expert":
-            raise ValueError(f"only the expert takes settings, not {name!r}")
+        if options and name not in ("expert", "hard"):
+            raise ValueError(f"only expert and hard take settings, not {name!r}")
         return cls(name, int(samples) if samples else None, tuple(options))
 
 
