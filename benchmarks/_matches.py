@@ -22,7 +22,7 @@ from typing import Any
 from ginrummy.players import make
 from ginrummy.players.base import Player
 from ginrummy.players.expert import ExpertPlayer
-from ginrummy.players.hard import HARD, HardPlayer
+from ginrummy.players.hard import HARD, HardPlayer, Style
 from ginrummy.selfplay import play_match
 
 __all__ = ["MatchResult", "PlayerSpec", "Series", "run_series", "wilson"]
@@ -52,7 +52,11 @@ class PlayerSpec:
         if self.samples is not None or self.options:
             settings: dict[str, Any] = {k: _setting(v) for k, v in self.options}
             if self.name == "hard":
-                return HardPlayer(seed, dataclasses.replace(HARD, **settings))
+                return HardPlayer(seed, _style(settings))
+            style = {k.removeprefix("style."): settings.pop(k)
+                     for k in list(settings) if k.startswith("style.")}
+            if style:
+                settings["style"] = _style(style)
             if self.samples is not None:
                 settings["samples"] = self.samples
             return ExpertPlayer(seed, **settings)
@@ -65,8 +69,9 @@ class PlayerSpec:
     @classmethod
     def parse(cls, text: str) -> PlayerSpec:
         """``name``, ``expert:SAMPLES``, ``expert/KEY=VALUE/...`` (settings of the expert,
-        e.g. ``expert/search_knocks=true/max_samples=300``) or ``hard/KEY=VALUE/...`` (fields
-        of ``hard``'s :class:`~ginrummy.players.hard.Style`, e.g. ``hard/min_knock_gain=8``)."""
+        e.g. ``expert/search_knocks=true/max_samples=300``; ``style.KEY=VALUE`` sets a field of
+        the ``hard`` style it builds on) or ``hard/KEY=VALUE/...`` (fields of ``hard``'s
+        :class:`~ginrummy.players.hard.Style`, e.g. ``hard/min_knock_gain=8``)."""
         text, _, samples = text.partition(":")
         name, *pairs = text.split("/")
         options = []
@@ -78,6 +83,16 @@ class PlayerSpec:
         if options and name not in ("expert", "hard"):
             raise ValueError(f"only expert and hard take settings, not {name!r}")
         return cls(name, int(samples) if samples else None, tuple(options))
+
+
+def _style(settings: dict[str, Any]) -> Style:
+    """``hard``'s default style with these fields changed (``evidence.NAME``: a field of its
+    :class:`~ginrummy.players.knowledge.Evidence`)."""
+    evidence = {k.removeprefix("evidence."): settings.pop(k)
+                for k in list(settings) if k.startswith("evidence.")}
+    if evidence:
+        settings["evidence"] = dataclasses.replace(HARD.evidence, **evidence)
+    return dataclasses.replace(HARD, **settings)
 
 
 def _setting(text: str) -> Any:

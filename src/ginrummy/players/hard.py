@@ -70,11 +70,11 @@ class Style:
     """The knobs of the rule-based player."""
 
     #: Weight of the expected deadwood after the next draw, at the start of the hand.
-    outlook_weight: float = 2.0
+    outlook_weight: float = 3.0
     #: How much of the outlook weight is left when the stock is nearly empty.
     outlook_late: float = 0.3
     #: Points charged for a discard the opponent surely can use (scaled by the danger).
-    danger_cost: float = 6.0
+    danger_cost: float = 3.0
     #: Extra danger cost when the stock is nearly empty.
     danger_late: float = 6.0
     #: Take the top discard when it beats a stock draw by more than this (deadwood points).
@@ -86,7 +86,7 @@ class Style:
     #: Knock only when the estimated undercut probability is below this.
     max_undercut: float = 0.3
     #: Knock only when the expected points of the knock are at least this.
-    min_knock_gain: float = 12.0
+    min_knock_gain: float = 18.0
     #: Opponent hands sampled to estimate its deadwood.
     samples: int = 24
     #: How many extra cards a sampled opponent hand is developed from, per opponent turn.
