@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 import bruteforce as bf
 from deals import build_deck, mask
 from ginrummy import Hand, Match, PlayerView, get_rules
+from ginrummy.events import OVER
 from ginrummy.rules import PROFILE_NAMES
 from policies import choose_move
 
@@ -26,7 +28,7 @@ FIELDS = {
     "seat", "rules", "dealer", "phase", "to_play", "hand_mask", "discard_pile", "stock_count",
     "upcard", "knock_limit", "multiplier", "taken", "drawn", "opponent_card_count",
     "opponent_known_mask", "opponent_took", "opponent_passed", "opponent_discards", "history",
-    "legal_moves", "result", "opponent_hand_mask", "scores", "hand_number",
+    "legal_moves", "result", "opponent_hand_mask", "scores", "hand_number", "earlier_hands",
 }
 
 
@@ -76,6 +78,8 @@ def check_view(h: Hand, seat: int, v: PlayerView) -> None:
     assert v.upcard == h.upcard and v.knock_limit == h.knock_limit
     assert v.multiplier == h.multiplier
     assert v.opponent_card_count == h.hands[opp].bit_count()
+    # A hand's own view knows no other hand (Match.view adds the finished ones).
+    assert v.earlier_hands == () or not any(e.phase != OVER for e in v.earlier_hands)
     took, passed, discards, known = public_record(h, seat)
     assert list(v.opponent_took) == took
     assert list(v.opponent_passed) == passed
@@ -193,6 +197,29 @@ def test_match_view_carries_scores() -> None:
     v = m.view(1)
     assert v.scores == (0, 0) and v.hand_number == 1
     check_view(m.hand, 1, v)
+
+
+def test_a_match_view_holds_its_finished_hands_as_each_seat_saw_them_end() -> None:
+    from ginrummy.players import make
+
+    m = Match("house", seed="view-earlier", first_dealer=0)
+    players = [make("medium", seed=1), make("medium", seed=2)]
+    for _ in range(3):
+        while not m.hand.over:
+            seat = m.hand.to_play
+            v = m.view(seat)
+            # Every earlier hand is over and checked like any view of it; the hand in play is
+            # not among them (its hidden cards stay hidden).
+            assert len(v.earlier_hands) == len(m.hands) - 1
+            for past, hand in zip(v.earlier_hands, m.hands, strict=False):
+                assert past.phase == OVER and past == hand.view(seat)
+                check_view(hand, seat, past)
+            check_view(m.hand, seat, replace(v, earlier_hands=()))
+            m.play(players[seat].choose(v))
+        if m.over:
+            break
+        m.next_hand()
+    assert m.view(0).earlier_hands[0] is m.view(0).earlier_hands[0]
 
 
 def test_view_of_a_bad_seat() -> None:

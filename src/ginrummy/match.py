@@ -286,6 +286,7 @@ class Match:
         self.decks = decks if decks is not None else seeded_decks(self.seed)
         self.hands: list[Hand] = []
         self.score = score_match(self.rules, [])
+        self._earlier_views: list[tuple[PlayerView, ...]] = [(), ()]
         if start:
             self.next_hand()
 
@@ -321,9 +322,21 @@ class Match:
         return next_dealer(self.rules, last.dealer, last.result)
 
     def view(self, seat: int) -> PlayerView:
-        """What ``seat`` knows, with the match's running scores."""
+        """What ``seat`` knows, with the match's running scores and its finished hands."""
         totals = self.score.games[0].totals if not self.score.hollywood else self.score.totals
-        return replace(self.hand.view(seat), scores=totals, hand_number=len(self.hands))
+        return replace(self.hand.view(seat), scores=totals, hand_number=len(self.hands),
+                       earlier_hands=self._earlier(seat))
+
+    def _earlier(self, seat: int) -> tuple[PlayerView, ...]:
+        """The views at their end of the hands before the current one (kept: a finished hand
+        does not change, and a view is built before every computer move)."""
+        finished = len(self.hands) - 1
+        cached = self._earlier_views[seat]
+        if len(cached) != finished:
+            cached = cached[:finished] + tuple(
+                self.hands[i].view(seat) for i in range(len(cached), finished))
+            self._earlier_views[seat] = cached
+        return cached
 
     # Playing.
 

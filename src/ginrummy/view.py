@@ -9,7 +9,7 @@ given a view cannot reach anything else: there is no reference back to the hand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .cards import FULL_DECK, Card, CardSet, cards_of_mask
 from .errors import IllegalMoveError
@@ -58,6 +58,9 @@ class PlayerView(Verifier):
     opponent_hand_mask: int | None = None
     scores: tuple[int, int] = (0, 0)
     hand_number: int = 1
+    #: The match's finished hands before this one, as this seat saw each at its end (every
+    #: card revealed, as the rules show them): how the opponent has played so far.
+    earlier_hands: tuple[PlayerView, ...] = field(default=(), repr=False)
 
     @classmethod
     def _filled(
@@ -85,8 +88,8 @@ class PlayerView(Verifier):
         result: HandResult | None,
         opponent_hand_mask: int | None,
     ) -> PlayerView:
-        """The view with these fields (in field order; scores and hand number at their
-        defaults), filled in one step instead of one frozen ``__setattr__`` per field: the
+        """The view with these fields (in field order; scores, hand number and earlier hands at
+        their defaults), filled in one step instead of one frozen ``__setattr__`` per field: the
         same value as ``PlayerView(...)``, built before every computer move (issue 14)."""
         view = object.__new__(cls)
         view.__dict__.update(
@@ -114,6 +117,7 @@ class PlayerView(Verifier):
             opponent_hand_mask=opponent_hand_mask,
             scores=(0, 0),
             hand_number=1,
+            earlier_hands=(),
         )
         return view
 

@@ -41,7 +41,7 @@ from ..move import Move
 from ..view import PlayerView
 from .base import Player
 from .hard import HARD, HardPlayer, Style, lowering_discards
-from .knowledge import OpponentModel, opponent_turns
+from .knowledge import OpponentModel, knock_chances, opponent_turns
 from .rollout import PlayoutPolicy
 from .search import MoveValues, paired_difference, value_moves
 from .worlds import sample_worlds
@@ -80,6 +80,10 @@ class ExpertPlayer(Player):
         keep_pairs: float = 0.0,
         feed: float = 0.0,
         max_samples: int | None = None,
+        read_style: bool = True,
+        at_once_after: int = 2,
+        at_once_confidence: float = 1.0,
+        at_once_samples: int = 300,
     ) -> None:
         super().__init__(seed)
         if samples < 1:
@@ -100,6 +104,11 @@ class ExpertPlayer(Player):
         self.consistent_styles = consistent_styles
         self.keep_pairs = keep_pairs
         self.feed = feed
+        self.read_style = read_style
+        self.at_once_after = at_once_after
+        self.at_once_confidence = at_once_confidence
+        self.at_once_samples = at_once_samples
+        self._style_of: tuple[tuple[PlayerView, ...], bool] = ((), False)
         self._hard = HardPlayer(None, style)
         self._hard.rng = self.rng
 
@@ -166,8 +175,22 @@ class ExpertPlayer(Player):
         return sample_worlds(view, model, rng, self.samples,
                              develop_per_turn=self.develop_per_turn)
 
+    def knocks_at_once(self, view: PlayerView) -> bool:
+        """True when the opponent, in this match's finished hands, had at least
+        ``at_once_after`` chances to knock without gin and took (nine in ten of) them all: a
+        player that knocks at its first chance (:func:`~.knowledge.knock_chances`)."""
+        if not self.read_style or not view.earlier_hands:
+            return False
+        earlier, verdict = self._style_of
+        if earlier is not view.earlier_hands:  # worked out once per hand of the match
+            chances, taken = knock_chances(view)
+            verdict = chances >= self.at_once_after and taken >= 0.9 * chances
+            self._style_of = (view.earlier_hands, verdict)
+        return verdict
+
     def world_policy(self, seat: int, index: int, opponent: int, played: bool,
-                     knock_limit: int) -> PlayoutPolicy:
+                     knock_limit: int, thresholds: tuple[int, ...] | None = None,
+                     ) -> PlayoutPolicy:
         """The playout policy of world number ``index``, whose opponent hand is ``opponent``.
 
         The opponent's knock threshold cycles through ``opponent_thresholds``. With
@@ -176,7 +199,8 @@ class ExpertPlayer(Player):
         style (it would have knocked): that world gets the most patient style instead. (A
         world whose opponent holds gin fits no style; it is kept, as the rare guess it is.)
         """
-        thresholds = self.opponent_thresholds
+        if thresholds is None:
+            thresholds = self.opponent_thresholds
         theirs = thresholds[index % len(thresholds)]
         if (self.consistent_styles and played and theirs > 0
                 and min_deadwood(opponent) <= min(theirs, knock_limit)):
@@ -195,23 +219,31 @@ class ExpertPlayer(Player):
         seat = view.seat
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         played = opponent_turns(view) > 0
+        confidence, max_samples = self.confidence, self.max_samples
+        thresholds = self.opponent_thresholds
+        if self.knocks_at_once(view):
+            # The opponent's style is known: every world's opponent knocks at its first
+            # chance, and the playouts, now a fair picture of it, are trusted further.
+            thresholds = (OPPONENT_THRESHOLDS[-1],)
+            confidence = self.at_once_confidence
+            max_samples = max(max_samples, self.at_once_samples)
 
         def policy(number: int, world: Hand) -> PlayoutPolicy:
             return self.world_policy(seat, number, world.hands[1 - seat], played,
-                                     world.knock_limit)
+                                     world.knock_limit, thresholds)
 
         worlds = self.worlds(view, model, self.rng)
         valued = value_moves(worlds, seat, candidates, policy, deadline=deadline)
         while True:
             if valued.worlds < 2:
                 return candidates[0]  # one world gives no spread: not evidence enough
-            best, unclear = self._verdict(candidates, valued)
+            best, unclear = self._verdict(candidates, valued, confidence)
             done = valued.worlds
-            if not unclear or done >= self.max_samples or (
+            if not unclear or done >= max_samples or (
                     deadline is not None and time.perf_counter() > deadline):
                 return candidates[best]
             # A rival looks better but not surely so: more worlds, the same candidates.
-            count = min(self.samples, self.max_samples - done)
+            count = min(self.samples, max_samples - done)
             more = sample_worlds(view, model, self.rng, count,
                                  develop_per_turn=self.develop_per_turn)
 
@@ -223,16 +255,19 @@ class ExpertPlayer(Player):
                 valued.points[move].extend(extra.points[move])
             valued.worlds += extra.worlds
 
-    def _verdict(self, candidates: list[str], valued: MoveValues) -> tuple[int, bool]:
+    def _verdict(self, candidates: list[str], valued: MoveValues,
+                 confidence: float | None = None) -> tuple[int, bool]:
         """The index of the candidate to play, and whether the evidence is unclear: some
         rival beats ``hard``'s favourite on average but not by ``confidence`` standard errors
         (more worlds could settle it)."""
+        if confidence is None:
+            confidence = self.confidence
         favourite = valued.points[candidates[0]]
         best, best_score = 0, 0.0
         unclear = False
         for i in range(1, len(candidates)):
             diff = paired_difference(valued.points[candidates[i]], favourite)
-            score = diff.lower_bound(self.confidence)
+            score = diff.lower_bound(confidence)
             if score > best_score:
                 best, best_score = i, score
             elif diff.mean > 0.0:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from ..cards import CARD_VALUE
 from ..melds import (
+    discard_deadwoods,
     draw_deadwoods,
     layoff_lines,
     meld_neighbours,
@@ -36,6 +37,7 @@ from ..view import PlayerView
 __all__ = [
     "Evidence",
     "feeds_known_meld",
+    "knock_chances",
     "OpponentModel",
     "draw_outlook",
     "meld_neighbours",
@@ -66,6 +68,52 @@ class Evidence:
     took_rank: float = 2.6
     took_near: float = 2.6
     took_far: float = 1.6
+
+
+def knock_chances(view: PlayerView) -> tuple[int, int]:
+    """``(chances, taken)``: how many times in the match's finished hands
+    (:attr:`~ginrummy.view.PlayerView.earlier_hands`) the opponent could knock without going
+    gin, and how many of those times it knocked.
+
+    Every card of a finished hand is shown, so the opponent's hand can be followed move by
+    move: its last cards, less what it drew, plus what it threw, are the cards it was dealt.
+    A hand that does not add up (it never should) is skipped.
+    """
+    chances = taken = 0
+    for past in view.earlier_hands:
+        opponent = 1 - past.seat
+        held = past.opponent_hand_mask
+        if held is None:
+            continue
+        mine = [e for e in past.history if e.seat == opponent]
+        for event in reversed(mine):
+            if event.card is None:
+                continue
+            bit = 1 << int(event.card)
+            if event.kind in ("discard", "knock"):
+                held |= bit
+            elif event.kind in ("draw", "take"):
+                held &= ~bit
+        if held.bit_count() != 10:
+            continue
+        limit = past.knock_limit
+        took = -1
+        for event in mine:
+            kind = event.kind
+            if event.card is None:
+                continue
+            bit = 1 << int(event.card)
+            if kind in ("draw", "take"):
+                held |= bit
+                took = int(event.card) if kind == "take" else -1
+            elif kind in ("discard", "knock"):
+                least = min((dw for c, dw in discard_deadwoods(held) if c != took),
+                            default=99)
+                if 0 < least <= limit:
+                    chances += 1
+                    taken += kind == "knock"
+                held &= ~bit
+    return chances, taken
 
 
 def opponent_turns(view: PlayerView) -> int:
