@@ -199,10 +199,12 @@ def run_series(
     seed: str,
     workers: int,
     progress: Callable[[int, int], None] | None = None,
+    start: int = 0,
 ) -> Series:
-    """Play ``n`` balanced matches between ``a`` and ``b`` in ``workers`` processes."""
-    start = time.perf_counter()
-    jobs = [(a, b, rules, i, seed) for i in range(n)]
+    """Play ``n`` balanced matches between ``a`` and ``b`` in ``workers`` processes: the
+    matches numbered ``start`` to ``start + n - 1``."""
+    began = time.perf_counter()
+    jobs = [(a, b, rules, i, seed) for i in range(start, start + n)]
     results: list[MatchResult] = []
     if workers <= 1:
         for job in jobs:
@@ -215,7 +217,7 @@ def run_series(
                 results.append(result)
                 if progress:
                     progress(len(results), n)
-    return Series(a, b, results, time.perf_counter() - start)
+    return Series(a, b, results, time.perf_counter() - began)
 
 
 def pct(x: float) -> str:

@@ -17,7 +17,9 @@ decision instead of its default, and ``expert/KEY=VALUE/...`` the expert with ot
 Wilson interval, and hands won among the hands somebody won, with theirs. Progress goes to
 stderr, results to stdout. This is not a test: it prints figures, whatever they are.
 
-``--results FILE`` also writes one JSON line per match; ``--compare OLD NEW`` reads two such
+``--start K`` numbers the matches from ``K`` (match ``i`` is the same whatever run plays it,
+so a long series can run in parts), and ``--table FILE...`` prints the table of the parts
+together. ``--results FILE`` also writes one JSON line per match; ``--compare OLD NEW`` reads two such
 files (one player per opponent in each) and compares the matches they share (same opponent,
 same match number, so the same decks and seats): both win rates on those matches, the matches
 only one of them won, and the mean difference of the point margins with its standard error.
@@ -34,7 +36,7 @@ import time
 from dataclasses import asdict
 
 from _common import environment_lines, load_line, parse_shared_args
-from _matches import PlayerSpec, Series, ci_text, run_series, wilson
+from _matches import MatchResult, PlayerSpec, Series, ci_text, run_series, wilson
 
 DEFAULT_PAIRS = "medium:simple,hard:simple,expert:simple,expert:hard,hard:medium"
 
@@ -71,24 +73,32 @@ def _print_table(rows: list[Series], markdown: bool) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--matches", type=int, default=1000)
+    parser.add_argument("--start", type=int, default=0,
+                        help="number of the first match (a long series can run in parts)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", default="s1")
     parser.add_argument("--pairs", default=DEFAULT_PAIRS)
     parser.add_argument("--rules", default="house")
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--results", help="write one JSON line per match to this file")
+    parser.add_argument("--table", nargs="+", metavar="FILE",
+                        help="print the table of --results files (parts of one series merge)")
     parser.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"),
                         help="compare two --results files on the matches they share")
     args = parse_shared_args(parser, argv)
     if args.compare:
         compare(*args.compare)
         return
+    if args.table:
+        table(args.table, args.markdown)
+        return
     pairs = [tuple(PlayerSpec.parse(x) for x in p.split(":", 1)) if p.count(":") == 1 else
              _parse_pair(p) for p in args.pairs.split(",")]
     print("command : python benchmarks/bench_strength.py " + " ".join(sys.argv[1:]))
     for line in environment_lines(["ginrummy"]):
         print(line)
-    print(f"rules   : {args.rules}; {args.matches} matches per pairing, {args.workers} "
+    first = f" (numbers {args.start} to {args.start + args.matches - 1})" if args.start else ""
+    print(f"rules   : {args.rules}; {args.matches} matches per pairing{first}, {args.workers} "
           f"worker processes, seed {args.seed!r}")
     rows: list[Series] = []
     for a, b in pairs:
@@ -101,7 +111,7 @@ def main(argv: list[str] | None = None) -> None:
                       file=sys.stderr, flush=True)
 
         series = run_series(a, b, args.matches, rules=args.rules, seed=args.seed,
-                            workers=args.workers, progress=progress)
+                            workers=args.workers, progress=progress, start=args.start)
         rows.append(series)
         if args.results:
             with open(args.results, "a", encoding="utf-8") as out:
@@ -121,6 +131,26 @@ def _load(path: str) -> dict[tuple[str, str, str, int], dict[str, object]]:
             r = json.loads(line)
             rows[(r["b"], r["seed"], r["rules"], r["index"])] = r
     return rows
+
+
+def table(paths: list[str], markdown: bool) -> None:
+    """The table of one or more ``--results`` files: the matches of each pairing (seed and
+    rules alike) together, each match once, as if played in one run."""
+    series: dict[tuple[str, str, str, str], dict[int, MatchResult]] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                r = json.loads(line)
+                key = (r.pop("a"), r.pop("b"), r.pop("seed"), r.pop("rules"))
+                series.setdefault(key, {})[r["index"]] = MatchResult(**r)
+    rows = []
+    for (a, b, seed, rules), results in series.items():
+        ordered = [results[i] for i in sorted(results)]
+        print(f"{a} vs {b}: {len(ordered)} matches, seed {seed!r}, rules {rules}, numbers "
+              f"{ordered[0].index} to {ordered[-1].index}")
+        rows.append(Series(PlayerSpec.parse(a), PlayerSpec.parse(b), ordered, 0.0))
+    print()
+    _print_table(rows, markdown)
 
 
 def compare(old_path: str, new_path: str) -> None:

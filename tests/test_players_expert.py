@@ -4,15 +4,17 @@ and its fast playouts follow the engine's rules exactly."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
-from ginrummy import Hand
+from ginrummy import Hand, Match
 from ginrummy.cards import mask_of, parse_cards
 from ginrummy.melds import discard_deadwoods, melds_with
 from ginrummy.players import expert as expert_module
 from ginrummy.players import make
 from ginrummy.players.expert import ExpertPlayer
+from ginrummy.players.knowledge import knock_chances
 from ginrummy.players.rollout import (
     PlayoutPolicy,
     _discard_after_draw,
@@ -231,3 +233,92 @@ def test_the_playout_costs_reach_every_world() -> None:
     policy = ExpertPlayer(1, keep_pairs=5.0, feed=8.0).world_policy(0, 1, hand, True, 10)
     assert (policy.keep_pairs, policy.feed) == (5.0, 8.0)
     assert ExpertPlayer(1).world_policy(0, 1, hand, True, 10) == PlayoutPolicy((0, 10))
+
+
+def _match_views(opponent: str, seed: str, hands: int) -> list[PlayerView]:
+    """Seat 0's views (``hard``) at each of its turns, in a match against ``opponent``."""
+    m = Match("house", seed=seed, first_dealer=0)
+    players = [make("hard", seed=1), make(opponent, seed=2)]
+    views = []
+    while not m.over and len(m.hands) <= hands:
+        if m.hand.over:
+            m.next_hand()
+        while not m.hand.over:
+            seat = m.hand.to_play
+            view = m.view(seat)
+            if seat == 0:
+                views.append(view)
+            m.play(players[seat].choose(view))
+    return views
+
+
+def _replayed_chances(view: PlayerView, decks: list[tuple[int, ...]]) -> tuple[int, int]:
+    """knock_chances the other way: each finished hand replayed through ``Hand`` from its
+    deck (``decks``, which the view does not hold), the opponent's real eleven cards looked
+    at before each of its discards."""
+    chances = taken = 0
+    opponent = 1 - view.seat
+    for past, deck in zip(view.earlier_hands, decks, strict=False):
+        hand = Hand(past.rules, deck=deck, dealer=past.dealer)
+        for event in past.history:
+            if event.seat == opponent and event.kind in ("discard", "knock"):
+                least = min(dw for c, dw in discard_deadwoods(hand.hands[opponent])
+                            if c != hand.taken)
+                if 0 < least <= past.knock_limit:
+                    chances += 1
+                    taken += event.kind == "knock"
+            if event.kind in ("discard", "knock"):
+                hand.play(f"{event.kind} {event.card}")
+            else:
+                hand.play(event.kind)
+    return chances, taken
+
+
+@pytest.mark.parametrize("opponent", ["simple", "hard"])
+def test_knock_chances_agree_with_a_replay_of_the_real_hands(opponent: str) -> None:
+    m = Match("house", seed=f"chances-{opponent}", first_dealer=0)
+    players = [make("hard", seed=1), make(opponent, seed=2)]
+    while not m.over and len(m.hands) < 5:
+        if m.hand.over:
+            m.next_hand()
+        while not m.hand.over:
+            seat = m.hand.to_play
+            m.play(players[seat].choose(m.view(seat)))
+    view = m.view(0)
+    chances, taken = knock_chances(view)
+    decks = [tuple(int(c) for c in hand.deck) for hand in m.hands]
+    assert (chances, taken) == _replayed_chances(view, decks)
+    assert chances > 0
+    # simple knocks at every chance; hard holds out for more.
+    assert (taken == chances) == (opponent == "simple")
+
+
+def test_the_expert_trusts_its_search_only_once_the_opponent_knocks_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[float | None] = []
+    real_verdict = ExpertPlayer._verdict
+
+    def spying(self: ExpertPlayer, candidates: list[str], valued: MoveValues,
+               confidence: float | None = None) -> tuple[int, bool]:
+        seen.append(confidence)
+        return real_verdict(self, candidates, valued, confidence)
+
+    monkeypatch.setattr(ExpertPlayer, "_verdict", spying)
+    for opponent, at_once in (("simple", True), ("hard", False)):
+        views = [v for v in _match_views(opponent, f"style-{opponent}", 4)
+                 if v.earlier_hands]
+        player = ExpertPlayer(3, samples=8)
+        assert views and all(player.knocks_at_once(v) == at_once for v in views[-3:])
+        # Before any finished hand there is nothing to read.
+        assert not player.knocks_at_once(replace(views[-1], earlier_hands=()))
+        off = ExpertPlayer(3, samples=8, read_style=False)
+        assert not any(off.knocks_at_once(v) for v in views)
+        seen.clear()
+        for view in views[-6:]:
+            model = player._hard.model(view)
+            candidates = player.candidates(view, model)
+            if len(candidates) > 1:
+                player.search(view, model, candidates)
+        expected = player.at_once_confidence if at_once else player.confidence
+        assert seen and all(c == expected for c in seen)

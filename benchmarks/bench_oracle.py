@@ -1,0 +1,144 @@
+"""What knowing the opponent's hand would be worth: ``hard`` with its model told the truth.
+
+A diagnostic for work on the players' inference, not a player: the "oracle" below reads the
+opponent's real hand, which no player of the product ever sees (they decide from a
+``PlayerView``). It plays ``hard``'s rules with an opponent model that holds the real hand
+(every card certain), against ``simple``, in the balanced, seeded matches of
+``bench_strength.py`` (the same decks, seats and first dealers for every channel), so the gap
+between the rows is what perfect inference would add through each channel of ``hard``:
+
+* ``plain``: ``hard`` as it is (its model guesses from public play);
+* ``knock``: the truth only where ``hard`` decides whether to knock (its undercut estimate and
+  the arrangement it declares);
+* ``all``: the truth everywhere (the discard's danger and outlook, the draw, the knock).
+
+Run from the repository root::
+
+    python benchmarks/bench_oracle.py [--matches 400] [--workers 2] [--seed s1]
+        [--channels plain,knock,all] [--style KEY=VALUE ...] [--markdown]
+
+``--style`` changes fields of ``hard``'s style for every channel (``danger_cost=0`` shows what
+the danger channel is worth). Not a test: it prints figures, whatever they are.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from _common import environment_lines, load_line
+from _matches import _setting, ci_text, wilson
+from ginrummy.match import Match
+from ginrummy.players import make
+from ginrummy.players.hard import HARD, HardPlayer, Style
+from ginrummy.players.knowledge import OpponentModel
+from ginrummy.view import PlayerView
+
+CHANNELS = ("plain", "knock", "all")
+
+
+class OracleHard(HardPlayer):
+    """``hard`` whose opponent model is told the opponent's real hand (``truth``, set before
+    each decision by the match loop below) in the given channel."""
+
+    def __init__(self, seed: str, style: Style, channel: str) -> None:
+        super().__init__(seed, style)
+        self.channel = channel
+        self.truth = 0
+
+    def _oracle(self, view: PlayerView) -> OpponentModel:
+        model = OpponentModel(view, self.style.evidence)
+        model.known = self.truth
+        model.hidden_count = 0
+        model.prob = [float(self.truth >> c & 1) for c in range(52)]
+        return model
+
+    def model(self, view: PlayerView) -> OpponentModel:
+        if self.channel == "all":
+            return self._oracle(view)
+        return super().model(view)
+
+    def _sampled_gain(self, view: PlayerView, model: OpponentModel, deadwood: int, mask: int,
+                      taken: int, *, final: bool) -> float:
+        if self.channel == "knock":
+            model = self._oracle(view)
+        return super()._sampled_gain(view, model, deadwood, mask, taken, final=final)
+
+
+def _one_match(args: tuple[str, Style, str, int]) -> tuple[bool | None, int, float]:
+    """Match ``i`` as ``bench_strength.py`` seeds it: (oracle won, its margin, seconds)."""
+    channel, style, seed, i = args
+    start = time.perf_counter()
+    seat = i % 2
+    oracle = OracleHard(f"{seed}/A/{i}", style, channel)
+    other = make("simple", seed=f"{seed}/B/{i}")
+    players = [oracle, other] if seat == 0 else [other, oracle]
+    match = Match("house", seed=f"{seed}/{i // 4}", first_dealer=(i // 2) % 2)
+    while not match.over:
+        if match.hand.over:
+            match.next_hand()
+        hand = match.hand
+        while not hand.over:
+            mover = hand.to_play
+            oracle.truth = hand.hands[1 - mover]
+            match.play(players[mover].choose(match.view(mover)))
+    winner = match.score.winner
+    totals = match.score.totals
+    won = None if winner is None else winner == seat
+    return won, totals[seat] - totals[1 - seat], time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--matches", type=int, default=400)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", default="s1")
+    parser.add_argument("--channels", default=",".join(CHANNELS))
+    parser.add_argument("--style", nargs="*", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--markdown", action="store_true")
+    args = parser.parse_args(argv)
+    channels = args.channels.split(",")
+    for channel in channels:
+        if channel not in CHANNELS:
+            parser.error(f"unknown channel {channel!r}; choose from {', '.join(CHANNELS)}")
+    settings = {}
+    for pair in args.style:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            parser.error(f"write a style setting as KEY=VALUE, not {pair!r}")
+        settings[key] = _setting(value)
+    style = dataclasses.replace(HARD, **settings)
+    for line in environment_lines(["ginrummy"]):
+        print(line)
+    print(f"rules   : house; {args.matches} matches per channel against simple, seed "
+          f"{args.seed!r}; style changes: {' '.join(args.style) or 'none'}")
+    print()
+    rows = []
+    for channel in channels:
+        jobs = [(channel, style, args.seed, i) for i in range(args.matches)]
+        with ProcessPoolExecutor(max_workers=args.workers) as pool:
+            results = list(pool.map(_one_match, jobs, chunksize=4))
+        n = len(results)
+        score = sum(1.0 if won else 0.5 if won is None else 0.0 for won, _, _ in results)
+        lo, hi = wilson(score, n)
+        rows.append([f"hard, truth: {channel}", str(n), f"{100 * score / n:.1f}",
+                     ci_text((100 * lo, 100 * hi)),
+                     f"{sum(m for _, m, _ in results) / n:+.1f}",
+                     f"{sum(s for _, _, s in results) / n:.2f}"])
+    header = ["player", "matches", "match win %", "95% CI", "margin a match", "s/match"]
+    if args.markdown:
+        print("| " + " | ".join(header) + " |")
+        print("|" + "|".join("---" for _ in header) + "|")
+        for row in rows:
+            print("| " + " | ".join(row) + " |")
+    else:
+        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+        for row in [header, *rows]:
+            print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
+    print(load_line("end"))
+
+
+if __name__ == "__main__":
+    main()
