@@ -212,7 +212,7 @@ def test_more_worlds_only_while_the_verdict_is_unclear(monkeypatch: pytest.Monke
     monkeypatch.setattr(expert_module, "value_moves", counting)
     extended = 0
     for _, view in _views(24):
-        player = ExpertPlayer(5, samples=10, max_samples=30)
+        player = ExpertPlayer(5, samples=10, max_samples=30, read_style=False)
         model = player._hard.model(view)
         candidates = player.candidates(view, model)
         if len(candidates) < 2:
@@ -223,7 +223,7 @@ def test_more_worlds_only_while_the_verdict_is_unclear(monkeypatch: pytest.Monke
         extended += len(played) > 1
         # The same budget without room to grow plays its ten worlds once.
         played.clear()
-        ExpertPlayer(5, samples=10).search(view, model, candidates)
+        ExpertPlayer(5, samples=10, read_style=False).search(view, model, candidates)
         assert played == [10]
     assert extended  # some of these positions were unclear after ten worlds
 
@@ -308,10 +308,14 @@ def test_the_expert_trusts_its_search_only_once_the_opponent_knocks_at_once(
     for opponent, at_once in (("simple", True), ("hard", False)):
         views = [v for v in _match_views(opponent, f"style-{opponent}", 4)
                  if v.earlier_hands]
-        player = ExpertPlayer(3, samples=8)
+        player = ExpertPlayer(3, samples=8, assume_at_once=False)
         assert views and all(player.knocks_at_once(v) == at_once for v in views[-3:])
-        # Before any finished hand there is nothing to read.
-        assert not player.knocks_at_once(replace(views[-1], earlier_hands=()))
+        # Before any finished hand there is nothing to read: the assumption stands.
+        fresh = replace(views[-1], earlier_hands=())
+        for assume in (False, True):
+            guess = ExpertPlayer(3, samples=8, assume_at_once=assume)
+            assert guess.knocks_at_once(fresh) == assume
+            assert guess.knocks_at_once(views[-1]) == at_once
         off = ExpertPlayer(3, samples=8, read_style=False)
         assert not any(off.knocks_at_once(v) for v in views)
         seen.clear()

@@ -23,6 +23,17 @@ At each decision with a real choice the player:
    candidates): the search overrules the rules only when the evidence is clear, since a
    noisy overruling costs points against every opponent.
 
+The opponent's style is read from the match's finished hands (``view.earlier_hands``, every
+card shown once a hand is over, :func:`~.knowledge.knock_chances`): an opponent that let one in
+ten or more of its chances to knock (without gin) go by holds out; one that took at least
+``at_once_after`` and every one (nine in ten) knocks at its first chance; before either is
+seen the player assumes the latter (``assume_at_once``). Against a quick knocker every world's
+opponent knocks at its first chance in the playouts, and with that picture of the opponent
+right the search is trusted further: ``at_once_confidence`` (default 1) standard errors, up to
+``at_once_samples`` worlds. Against a player that holds out, the mixed styles and the
+two-standard-error test above stand (with the mix the search misjudges a quick knocker, and
+trusting it further lost points against one).
+
 Gin, big gin, a take that goes gin and forced moves are played without search. The budget is
 a number of worlds (``samples``), so a decision is a function of the view and the player's
 seeded RNG only; ``time_limit`` optionally stops early (then a busy machine can change a
@@ -84,6 +95,7 @@ class ExpertPlayer(Player):
         at_once_after: int = 2,
         at_once_confidence: float = 1.0,
         at_once_samples: int = 300,
+        assume_at_once: bool = True,
     ) -> None:
         super().__init__(seed)
         if samples < 1:
@@ -108,6 +120,7 @@ class ExpertPlayer(Player):
         self.at_once_after = at_once_after
         self.at_once_confidence = at_once_confidence
         self.at_once_samples = at_once_samples
+        self.assume_at_once = assume_at_once
         self._style_of: tuple[tuple[PlayerView, ...], bool] = ((), False)
         self._hard = HardPlayer(None, style)
         self._hard.rng = self.rng
@@ -176,15 +189,22 @@ class ExpertPlayer(Player):
                              develop_per_turn=self.develop_per_turn)
 
     def knocks_at_once(self, view: PlayerView) -> bool:
-        """True when the opponent, in this match's finished hands, had at least
-        ``at_once_after`` chances to knock without gin and took (nine in ten of) them all: a
-        player that knocks at its first chance (:func:`~.knowledge.knock_chances`)."""
-        if not self.read_style or not view.earlier_hands:
+        """Whether to play the opponent as one that knocks at its first chance, from its
+        chances to knock without gin in this match's finished hands
+        (:func:`~.knowledge.knock_chances`): no when it let one in ten or more go by, yes
+        when it had at least ``at_once_after`` and took them, ``assume_at_once`` before
+        there is evidence either way."""
+        if not self.read_style:
             return False
         earlier, verdict = self._style_of
-        if earlier is not view.earlier_hands:  # worked out once per hand of the match
+        if earlier is not view.earlier_hands or not earlier:  # once per hand of the match
             chances, taken = knock_chances(view)
-            verdict = chances >= self.at_once_after and taken >= 0.9 * chances
+            if taken < 0.9 * chances:
+                verdict = False
+            elif chances >= self.at_once_after:
+                verdict = True
+            else:
+                verdict = self.assume_at_once
             self._style_of = (view.earlier_hands, verdict)
         return verdict
 
