@@ -19,10 +19,11 @@ stderr, results to stdout. This is not a test: it prints figures, whatever they 
 
 ``--start K`` numbers the matches from ``K`` (match ``i`` is the same whatever run plays it,
 so a long series can run in parts), and ``--table FILE...`` prints the table of the parts
-together. ``--results FILE`` also writes one JSON line per match; ``--compare OLD NEW`` reads two such
-files (one player per opponent in each) and compares the matches they share (same opponent,
-same match number, so the same decks and seats): both win rates on those matches, the matches
-only one of them won, and the mean difference of the point margins with its standard error.
+together. ``--results FILE`` also writes one JSON line per match; ``--compare OLD NEW`` reads
+two such files (one player per opponent in each) and compares the matches they share (same
+opponent, same match number, so the same decks and seats): both win rates on those matches, the
+matches only one of them won, and the mean difference of the point margins with its standard
+error.
 That pairing is how a change to a player is judged on few matches.
 """
 
