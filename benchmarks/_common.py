@@ -125,6 +125,23 @@ def run_interleaved(
             print(f"  repetition {rep + 1}/{reps} done", file=sys.stderr, flush=True)
 
 
+def print_rows(header: Sequence[str], rows: Sequence[Sequence[str]], *, markdown: bool,
+               right_from: int | None = None) -> None:
+    """A table of text cells: Markdown, or columns padded to line up (from column
+    ``right_from`` on, right-aligned)."""
+    if markdown:
+        print("| " + " | ".join(header) + " |")
+        print("|" + "|".join("---" for _ in header) + "|")
+        for row in rows:
+            print("| " + " | ".join(row) + " |")
+        return
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        print("  ".join(
+            c.rjust(w) if right_from is not None and i >= right_from else c.ljust(w)
+            for i, (c, w) in enumerate(zip(row, widths, strict=True))).rstrip())
+
+
 def _fmt_rate(x: float) -> str:
     return f"{x:,.0f}" if x >= 100 else f"{x:,.1f}"
 

@@ -25,7 +25,7 @@ import sys
 import time
 from collections import Counter
 
-from _common import environment_lines, load_line
+from _common import environment_lines, load_line, print_rows
 from ginrummy import Hand
 from ginrummy.coach import DEFAULT_SAMPLES, Coach, decision_kind
 from ginrummy.players import make
@@ -110,15 +110,7 @@ def main() -> None:
         lines.append((name, budget, str(len(xs)), f"{statistics.median(xs) * 1e3:.0f}",
                       f"{percentile(xs, 0.95) * 1e3:.0f}", f"{max(xs) * 1e3:.0f}",
                       f"{statistics.fmean(xs) * 1e3:.0f}"))
-    if args.markdown:
-        print("| " + " | ".join(header) + " |")
-        print("|" + "---|" * len(header))
-        for row in lines:
-            print("| " + " | ".join(row) + " |")
-    else:
-        widths = [max(len(r[i]) for r in [header, *lines]) for i in range(len(header))]
-        for row in [header, *lines]:
-            print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)))
+    print_rows(header, lines, markdown=args.markdown)
     print("ratings of the players' own moves: "
           + ", ".join(f"{k} {ratings[k]}" for k in ("good", "inaccuracy", "mistake")))
     print(f"CPU time per assessment (process_time, less sensitive to the machine's load): "

@@ -35,6 +35,7 @@ from _common import (
     environment_lines,
     load_line,
     parse_shared_args,
+    print_rows,
     print_table,
     run_interleaved,
 )
@@ -127,20 +128,7 @@ def main(argv: list[str] | None = None) -> None:
                      f"{1000 * p95:.2f}", f"{1000 * times[-1]:.2f}",
                      f"{1000 * statistics.fmean(times):.2f}"])
         print(f"  timed {name}", file=sys.stderr, flush=True)
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    if args.markdown:
-        print("| " + " | ".join(header) + " |")
-        print("|" + "|".join("---" for _ in header) + "|")
-        for r in rows:
-            print("| " + " | ".join(r) + " |")
-    else:
-        def line(cells: list[str]) -> str:
-            return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
-                             for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
-
-        print(line(header))
-        for r in rows:
-            print(line(r))
+    print_rows(header, rows, markdown=args.markdown, right_from=1)
 
     ours = Measure("ours", "simple vs simple, selfplay.play_hand (views each move)",
                    lambda: args.hands)

@@ -26,7 +26,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from _common import environment_lines, load_line, parse_shared_args
+from _common import environment_lines, load_line, parse_shared_args, print_rows
 from _matches import ci_text, wilson
 from ginrummy.players import make
 from openspiel_adapter import HandOutcome, OpenSpielTable
@@ -93,16 +93,7 @@ def main(argv: list[str] | None = None) -> None:
     print()
     print(f"Our player against OpenSpiel's SimpleGinRummyBot, {args.hands} hands each "
           "(same decks for every player of ours)")
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    if args.markdown:
-        print("| " + " | ".join(header) + " |")
-        print("|" + "|".join("---" for _ in header) + "|")
-        for r in rows:
-            print("| " + " | ".join(r) + " |")
-    else:
-        print("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)))
-        for r in rows:
-            print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)))
+    print_rows(header, rows, markdown=args.markdown)
     print(load_line("at the end"))
 
 

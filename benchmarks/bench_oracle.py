@@ -28,7 +28,7 @@ import dataclasses
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from _common import environment_lines, load_line
+from _common import environment_lines, load_line, print_rows
 from _matches import _setting, ci_text, wilson
 from ginrummy.match import Match
 from ginrummy.players import make
@@ -128,15 +128,7 @@ def main(argv: list[str] | None = None) -> None:
                      f"{sum(m for _, m, _ in results) / n:+.1f}",
                      f"{sum(s for _, _, s in results) / n:.2f}"])
     header = ["player", "matches", "match win %", "95% CI", "margin a match", "s/match"]
-    if args.markdown:
-        print("| " + " | ".join(header) + " |")
-        print("|" + "|".join("---" for _ in header) + "|")
-        for row in rows:
-            print("| " + " | ".join(row) + " |")
-    else:
-        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-        for row in [header, *rows]:
-            print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
+    print_rows(header, rows, markdown=args.markdown)
     print(load_line("end"))
 
 

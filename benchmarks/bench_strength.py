@@ -36,7 +36,7 @@ import sys
 import time
 from dataclasses import asdict
 
-from _common import environment_lines, load_line, parse_shared_args
+from _common import environment_lines, load_line, parse_shared_args, print_rows
 from _matches import MatchResult, PlayerSpec, Series, ci_text, run_series, wilson
 
 DEFAULT_PAIRS = "medium:simple,hard:simple,expert:simple,expert:hard,hard:medium"
@@ -59,16 +59,7 @@ def _print_table(rows: list[Series], markdown: bool) -> None:
             "-" if target is None else f">= {target:.0f}%",
             f"{d['cpu s/match']:.2f}",
         ])
-    widths = [max(len(r[i]) for r in [header, *lines]) for i in range(len(header))]
-    if markdown:
-        print("| " + " | ".join(header) + " |")
-        print("|" + "|".join("---" for _ in header) + "|")
-        for r in lines:
-            print("| " + " | ".join(r) + " |")
-    else:
-        print("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)))
-        for r in lines:
-            print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)))
+    print_rows(header, lines, markdown=markdown)
 
 
 def main(argv: list[str] | None = None) -> None:
