@@ -235,12 +235,13 @@ def test_the_playout_costs_reach_every_world() -> None:
     assert ExpertPlayer(1).world_policy(0, 1, hand, True, 10) == PlayoutPolicy((0, 10))
 
 
-def _match_views(opponent: str, seed: str, hands: int) -> list[PlayerView]:
-    """Seat 0's views (``hard``) at each of its turns, in a match against ``opponent``."""
+def _played(opponent: str, seed: str, hands: int) -> tuple[Match, list[PlayerView]]:
+    """A match of ``hard`` (seat 0) against ``opponent``, stopped after ``hands`` hands, and
+    seat 0's views at each of its turns."""
     m = Match("house", seed=seed, first_dealer=0)
     players = [make("hard", seed=1), make(opponent, seed=2)]
     views = []
-    while not m.over and len(m.hands) <= hands:
+    while not m.over and len(m.hands) < hands:
         if m.hand.over:
             m.next_hand()
         while not m.hand.over:
@@ -249,7 +250,7 @@ def _match_views(opponent: str, seed: str, hands: int) -> list[PlayerView]:
             if seat == 0:
                 views.append(view)
             m.play(players[seat].choose(view))
-    return views
+    return m, views
 
 
 def _replayed_chances(view: PlayerView, decks: list[tuple[int, ...]]) -> tuple[int, int]:
@@ -276,14 +277,7 @@ def _replayed_chances(view: PlayerView, decks: list[tuple[int, ...]]) -> tuple[i
 
 @pytest.mark.parametrize("opponent", ["simple", "hard"])
 def test_knock_chances_agree_with_a_replay_of_the_real_hands(opponent: str) -> None:
-    m = Match("house", seed=f"chances-{opponent}", first_dealer=0)
-    players = [make("hard", seed=1), make(opponent, seed=2)]
-    while not m.over and len(m.hands) < 5:
-        if m.hand.over:
-            m.next_hand()
-        while not m.hand.over:
-            seat = m.hand.to_play
-            m.play(players[seat].choose(m.view(seat)))
+    m, _ = _played(opponent, f"chances-{opponent}", 5)
     view = m.view(0)
     chances, taken = knock_chances(view)
     decks = [tuple(int(c) for c in hand.deck) for hand in m.hands]
@@ -306,8 +300,7 @@ def test_the_expert_trusts_its_search_only_once_the_opponent_knocks_at_once(
 
     monkeypatch.setattr(ExpertPlayer, "_verdict", spying)
     for opponent, at_once in (("simple", True), ("hard", False)):
-        views = [v for v in _match_views(opponent, f"style-{opponent}", 4)
-                 if v.earlier_hands]
+        views = [v for v in _played(opponent, f"style-{opponent}", 5)[1] if v.earlier_hands]
         player = ExpertPlayer(3, samples=8, assume_at_once=False)
         assert views and all(player.knocks_at_once(v) == at_once for v in views[-3:])
         # Before any finished hand there is nothing to read: the assumption stands.
