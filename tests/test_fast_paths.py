@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import ginrummy
-from ginrummy import GinRummyError, Hand, HandResult, PlayerView, RuleSet, get_rules
+from ginrummy import GinRummyError, Hand, HandResult, PlayerView, RuleSet, get_rules, solve
 from ginrummy.cards import (
     CARD_TEXT,
     FULL_DECK,
@@ -60,7 +60,7 @@ def outcome(fn: Any, *args: Any) -> tuple[str, Any]:
 
 
 def reference_hand_mask(cards: Any) -> int:
-    """What ``ginrummy._hand_mask`` did before the fast paths."""
+    """What ``solve._hand_mask`` did before the fast paths."""
     mask = _checked_mask(cards, "hand")
     if mask.bit_count() > 11:
         raise GinRummyError(f"a gin rummy hand has at most 11 cards, not {mask.bit_count()}")
@@ -135,7 +135,7 @@ if np is not None:
 @pytest.mark.parametrize("cards", ODD_INPUTS, ids=repr)
 def test_odd_inputs_give_what_the_general_code_gives(cards: Any) -> None:
     want = outcome(reference_hand_mask, cards)
-    assert outcome(ginrummy._hand_mask, cards) == want
+    assert outcome(solve._hand_mask, cards) == want
     if want[0] == "ok":
         assert outcome(ginrummy.deadwood, cards) == ("ok", min_deadwood(want[1]))
         assert ginrummy.best_melds(cards) == all_arrangements(want[1])[0]
@@ -172,7 +172,7 @@ def test_random_hands_in_every_form() -> None:
         ]
         want = outcome(reference_hand_mask, cards)
         for form in forms:
-            assert outcome(ginrummy._hand_mask, form) == want, form
+            assert outcome(solve._hand_mask, form) == want, form
             assert outcome(ginrummy.deadwood, form) == (
                 want if want[0] != "ok" else ("ok", min_deadwood(want[1]))
             )
@@ -210,7 +210,7 @@ def test_long_runs_that_split_two_ways() -> None:
 
 
 def test_an_iterator_takes_the_general_path() -> None:
-    assert ginrummy._hand_mask(iter([3, 4])) == reference_hand_mask(iter([3, 4])) == 0b11000
+    assert solve._hand_mask(iter([3, 4])) == reference_hand_mask(iter([3, 4])) == 0b11000
     assert ginrummy.deadwood(iter(["7h", "8h", "9h"])) == 0
 
 

@@ -30,6 +30,8 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any, TypeAlias
 
+from mypy_extensions import mypyc_attr
+
 from .errors import InvalidCardError
 
 __all__ = [
@@ -80,6 +82,7 @@ def card_value(card: int) -> int:
     return CARD_VALUE[card]
 
 
+@mypyc_attr(native_class=False)  # compiled, a class cannot derive from int
 class Card(int):
     """One playing card, an ``int`` 0..51 (``suit * 13 + rank``) with readable text.
 
@@ -88,7 +91,7 @@ class Card(int):
 
     __slots__ = ()
 
-    def __new__(cls, index: int) -> Card:
+    def __new__(cls, index: object) -> Card:
         # Checked explicitly: tuple indexing alone would accept -1 (the king of spades) and
         # True (the two of clubs).
         if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < 52:
@@ -100,7 +103,7 @@ class Card(int):
         return int.__new__(cls, index)
 
     @classmethod
-    def parse(cls, text: str) -> Card:
+    def parse(cls, text: object) -> Card:
         """The card named by one token such as ``7h``, ``10♥``, ``Th`` or ``ah``."""
         cards = parse_cards(text)
         if len(cards) != 1:
@@ -188,39 +191,29 @@ def fast_mask(cards: object) -> int:
     valid and no card twice; -1 otherwise (the caller then takes the general path, which
     explains what is wrong).
 
-    Distinct bits add without carries, so a sum with one bit per item means every item was
-    a card and none came twice."""
-    cls = cards.__class__
-    if cls is list or cls is tuple:
-        items: Any = cards
-        if not items or items[0].__class__ is not str:
-            try:
-                mask: int = sum(map(INDEX_BIT.__getitem__, items))
-                # Ints only (Card and the other int subclasses too): summed from a float,
-                # they add up as C doubles to a float; anything else that passed as an index
-                # (a numpy int) turns the sum into another type, or raises.
-                ints = sum(items, 0.0).__class__ is float
-            except Exception:  # the general path says what is wrong
-                return -1
-            # False and True (equal to 0 and 1) are found by their type.
-            if (
-                not ints
-                or mask.bit_count() != len(items)
-                or (mask & 1 and items[items.index(0)].__class__ is bool)
-                or (mask & 2 and items[items.index(1)].__class__ is bool)
-            ):
-                return -1
-            return mask
-    elif cls is str:
-        text: Any = cards
-        items = (text.replace(",", " ") if "," in text else text).split()
+    Written as plain loops for the compiled core (ginrummy/native.py), where each step is a
+    C operation on a typed value."""
+    items: list[Any]
+    if type(cards) is list:
+        items = cards
+    elif type(cards) is str:
+        items = (cards.replace(",", " ") if "," in cards else cards).split()
+    elif type(cards) is tuple:
+        items = list(cards)
     else:
         return -1
-    try:
-        mask = sum(map(TEXT_BIT.__getitem__, items))
-    except (KeyError, TypeError):
-        return -1
-    return mask if mask.bit_count() == len(items) else -1
+    mask = 0
+    for item in items:
+        if isinstance(item, str):
+            bit = TEXT_BIT.get(item, 0)
+        elif isinstance(item, int) and not isinstance(item, bool) and 0 <= item < 52:
+            bit = 1 << item
+        else:
+            return -1
+        if not bit or mask & bit:  # not a card, or a card twice
+            return -1
+        mask |= bit
+    return mask
 
 
 def _parse_chunk(chunk: str, out: list[Card]) -> None:
@@ -239,7 +232,7 @@ def _parse_chunk(chunk: str, out: list[Card]) -> None:
         pos = m.end()
 
 
-def parse_cards(text: str) -> list[Card]:
+def parse_cards(text: object) -> list[Card]:
     """Every card named in ``text``, in order; separators are spaces and commas.
 
     Cards may also be written back to back (``7h8h9h``). Raises :class:`InvalidCardError`
@@ -247,11 +240,14 @@ def parse_cards(text: str) -> list[Card]:
     """
     if not isinstance(text, str):
         raise InvalidCardError(f"expected card text, got {type(text).__name__}")
-    tokens = (text.replace(",", " ") if "," in text else text).split()
-    try:  # the common case: one card per token
-        return list(map(_TOKEN_CARD.__getitem__, tokens))
-    except KeyError:
-        return _parse_text(text)
+    cards = _TOKEN_CARD
+    out: list[Card] = []
+    for token in (text.replace(",", " ") if "," in text else text).split():
+        card = cards.get(token)
+        if card is None:  # not one card per token: the general way, which says what is wrong
+            return _parse_text(text)
+        out.append(card)
+    return out
 
 
 def _parse_text(text: str) -> list[Card]:
@@ -274,8 +270,8 @@ def to_cards(cards: CardsLike) -> list[Card]:
             f"expected several cards, got the single int {cards!r}; wrap it in a list"
         )
     out: list[Card] = []
-    try:
-        items = iter(cards)
+    try:  # items typed object: compiled code would check a narrower type and raise TypeError
+        items: Iterator[object] = iter(cards)
     except TypeError:
         raise InvalidCardError(f"expected cards, got {type(cards).__name__}") from None
     for item in items:
@@ -330,6 +326,7 @@ def mask_text(mask: int) -> str:
     return "".join(CARD_TEXT[c] for c in cards_of_mask(mask))
 
 
+@mypyc_attr(native_class=False)  # compiled too, it stays an ordinary class
 class CardSet:
     """A set of cards backed by a 52-bit int, with the full ``set`` API.
 
@@ -344,7 +341,7 @@ class CardSet:
         self.mask = to_mask(cards) if not isinstance(cards, int) else to_mask([cards])
 
     @classmethod
-    def from_mask(cls, mask: int) -> CardSet:
+    def from_mask(cls, mask: object) -> CardSet:
         """A set from a mask of card bits."""
         if not (mask.__class__ is int and 0 <= mask <= FULL_DECK) and (
             isinstance(mask, bool) or not isinstance(mask, int) or mask < 0 or mask > FULL_DECK
@@ -476,16 +473,16 @@ class CardSet:
         return self.symmetric_difference(other)
 
     # Changing in place.
-    def add(self, card: int | str) -> None:
+    def add(self, card: object) -> None:
         self.mask |= 1 << _one_card(card)
 
-    def remove(self, card: int | str) -> None:
+    def remove(self, card: object) -> None:
         c = _one_card(card)
         if not self.mask >> c & 1:
             raise KeyError(Card(c))
         self.mask ^= 1 << c
 
-    def discard(self, card: int | str) -> None:
+    def discard(self, card: object) -> None:
         self.mask &= ~(1 << _one_card(card))
 
     def pop(self) -> Card:
@@ -530,7 +527,7 @@ class CardSet:
         return self
 
 
-def _one_card(card: int | str) -> int:
+def _one_card(card: object) -> int:
     if isinstance(card, str):
         return int(Card.parse(card))
     if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 52:

@@ -34,6 +34,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from itertools import product
 
+from mypy_extensions import mypyc_attr
+
 from .cards import CARD_VALUE, RANK_MASK, SUIT_MASK, CardSet, mask_text
 
 __all__ = [
@@ -659,6 +661,7 @@ def best_discard(mask: int, keep: int = 0) -> tuple[int, int]:
 # Arrangements: the melds themselves.
 
 
+@mypyc_attr(native_class=False)  # an ordinary class, compiled or not (docs/architecture.md)
 class Arrangement:
     """A way to lay out a hand: disjoint melds plus the deadwood cards.
 
@@ -815,8 +818,8 @@ def _run_parts(suit: int, p: int) -> tuple[tuple[int, ...], ...]:
 
 #: ``_ONLY_SPLIT[suit << 13 | p]``, filled as patterns come up: ``(cards in runs, runs)`` of
 #: suit pattern ``p``'s split into runs when it splits one way only, shifted into ``suit``;
-#: ``(-1, ())`` when it splits several ways; ``()`` (false) until filled.
-_ONLY_SPLIT: list[tuple[int, tuple[int, ...]]] = [()] * (4 << 13)  # type: ignore[list-item]
+#: ``(-1, ())`` when it splits several ways; None until filled.
+_ONLY_SPLIT: list[tuple[int, tuple[int, ...]] | None] = [None] * (4 << 13)
 
 
 def _only_split(suit: int, p: int) -> tuple[int, tuple[int, ...]]:

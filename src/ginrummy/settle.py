@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Literal
 
+from mypy_extensions import mypyc_attr
+
 from .cards import (
     RANK_MASK,
     SUIT_MASK,
@@ -54,6 +56,7 @@ __all__ = [
 ResultKind = Literal["knock", "undercut", "gin", "big_gin", "cancelled"]
 
 
+@mypyc_attr(native_class=False)  # an ordinary class, compiled or not (docs/architecture.md)
 @dataclass(frozen=True)
 class HandResult:
     """How a hand ended and what it scored.
@@ -500,6 +503,7 @@ def _card_set(mask: int) -> CardSet:
     return out
 
 
+@mypyc_attr(native_class=False)  # a descriptor that writes the instance's __dict__
 class _Lazy:
     """A field of a :class:`HandResult` made by :func:`settle` that is worked out when first
     read, then kept in the instance (which takes precedence over this class attribute): the

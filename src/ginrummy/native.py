@@ -1,0 +1,123 @@
+"""Whether the rules engine's core runs compiled, and the way back to plain Python.
+
+The build compiles the modules named in :data:`COMPILED` with mypyc (``setup.py``) when the
+machine has a C compiler and Python's headers; elsewhere the same files run as Python. Both are
+the same source, and ``tests/test_native.py`` checks the compiled build against it.
+
+A compiled module shadows its ``.py`` file. So that an edited file is never silently ignored,
+importing ``ginrummy`` runs the source instead of the build when:
+
+- the environment sets ``GINRUMMY_PURE=1`` (to debug, or to time the Python); or
+- any compiled file is older than its source (edited since the build). This warns once;
+  ``./scripts/setup`` compiles again.
+
+It is all or nothing: compiled modules call each other directly, so one of them as Python
+beside the others compiled would hold two copies of every class.
+
+Run as a script (``python src/ginrummy/native.py --stale``) it exits 1 when the build is
+stale or partial, without importing the package: ``scripts/setup`` asks it whether to compile
+again.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import os
+import shutil
+import sys
+import sysconfig
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+#: The modules the build compiles: the card and solver layer under ``ginrummy.deadwood`` and
+#: ``ginrummy.settle_hand`` (issue 14: the public calls as fast as OpenSpiel's C++).
+COMPILED = ("cards", "melds", "settle", "solve")
+
+_HERE = Path(__file__).resolve().parent
+
+
+def why_not_compile() -> str | None:
+    """None when this machine can compile the core, else why not (``setup.py`` asks)."""
+    if forced_pure():
+        return "GINRUMMY_PURE is set"
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        return f"no C compiler ({compiler})"
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists():
+        return "no Python headers (Python.h)"
+    return None
+
+
+def built_files(name: str, here: Path = _HERE) -> list[Path]:
+    """The compiled files of module ``name`` beside its source in ``here`` (none when pure)."""
+    return [
+        p
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES
+        if (p := here / f"{name}{suffix}").exists()
+    ]
+
+
+def stale(here: Path = _HERE) -> list[str]:
+    """The compiled modules in ``here`` whose source changed after they were built."""
+    out = []
+    for name in COMPILED:
+        source = (here / f"{name}.py").stat().st_mtime
+        if any(p.stat().st_mtime < source for p in built_files(name, here)):
+            out.append(name)
+    return out
+
+
+def forced_pure() -> bool:
+    """True when ``GINRUMMY_PURE`` asks for the Python source."""
+    return os.environ.get("GINRUMMY_PURE", "") not in ("", "0")
+
+
+def compiled() -> bool:
+    """True when this process runs the compiled core (after ``import ginrummy``)."""
+    module = sys.modules.get(f"{__package__}.melds")
+    return module is not None and not (module.__file__ or "").endswith(".py")
+
+
+class _SourceFinder:
+    """A meta path finder that loads :data:`COMPILED` from their ``.py`` files."""
+
+    def __init__(self, package: str) -> None:
+        self.names = {f"{package}.{name}": _HERE / f"{name}.py" for name in COMPILED}
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        source = self.names.get(fullname)
+        if source is None:
+            return None
+        return importlib.util.spec_from_file_location(fullname, source)
+
+
+def choose(package: str) -> None:
+    """Load the compiled core, or its source (see the module's text). This module calls it
+    when imported, which ``ginrummy/__init__.py`` does before anything else."""
+    if not any(built_files(name) for name in COMPILED):
+        return
+    if not forced_pure():
+        old = stale()
+        if not old:
+            return
+        warnings.warn(
+            f"ginrummy: {', '.join(f'{n}.py' for n in old)} changed after the build compiled"
+            " it; running the Python source instead (./scripts/setup compiles it again)",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    sys.meta_path.insert(0, _SourceFinder(package))
+
+
+if __package__:  # imported as ginrummy.native, not run as a script
+    choose(__package__)
+elif __name__ == "__main__":
+    if sys.argv[1:] != ["--stale"]:
+        sys.exit("usage: python src/ginrummy/native.py --stale")
+    missing = [n for n in COMPILED if not built_files(n)]
+    sys.exit(1 if stale() or len(missing) not in (0, len(COMPILED)) else 0)

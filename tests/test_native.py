@@ -1,0 +1,93 @@
+"""The compiled core (ginrummy/native.py) against its own Python source.
+
+The build compiles the modules of ``ginrummy.native.COMPILED`` with mypyc. Compiled code checks
+its type annotations as it runs and keeps no docstrings, so here the same calls -- random and
+crowded hands through every public entry point, and hostile input of every shape -- are made
+in this process and in a child running the source (``GINRUMMY_PURE=1``), and every outcome,
+errors and their messages included, must be the same. The child also runs the compiled
+modules' doctests, which pytest cannot collect from a compiled module.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ginrummy
+from ginrummy import native
+
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.fixture(scope="module")
+def source_run() -> dict[str, Any]:
+    env = {**os.environ, "GINRUMMY_PURE": "1"}
+    done = subprocess.run(
+        [sys.executable, str(HERE / "native_calls.py")], env=env, capture_output=True,
+        text=True, check=True, timeout=300,
+    )
+    data: dict[str, Any] = json.loads(done.stdout)
+    return data
+
+
+def test_the_core_is_compiled_where_it_can_be() -> None:
+    """A build that fails falls back to Python quietly (the extensions are optional): here,
+    where a compiler is at hand, that must show as a failure."""
+    why = native.why_not_compile()
+    if why is not None:
+        pytest.skip(f"this install runs the Python source: {why}")
+    assert native.stale() == [], "run ./scripts/setup to compile the edited modules again"
+    assert native.compiled()
+    for name in native.COMPILED:
+        module = sys.modules[f"ginrummy.{name}"]
+        assert not (module.__file__ or "").endswith(".py"), name
+
+
+def test_the_source_run_is_the_source(source_run: dict[str, Any]) -> None:
+    assert source_run["compiled"] is False
+
+
+def test_compiled_and_source_give_the_same_outcomes(source_run: dict[str, Any]) -> None:
+    import native_calls
+
+    here = native_calls.outcomes()
+    there = source_run["outcomes"]
+    assert len(here) == len(there) > 10_000
+    errors = sum(1 for _, got in here if got[0] != "ok")
+    assert errors > 500  # the hostile half of the calls really is hostile
+    for (what, got), (what_there, want) in zip(here, there, strict=True):
+        assert what == what_there
+        assert got == want, what
+
+
+def test_the_compiled_modules_doctests_pass_in_the_source(source_run: dict[str, Any]) -> None:
+    tally = source_run["doctests"]
+    assert set(tally) == set(native.COMPILED)
+    assert {name: failed for name, (failed, _) in tally.items()} == dict.fromkeys(tally, 0)
+    assert sum(attempted for _, attempted in tally.values()) >= 20
+
+
+def test_a_build_older_than_its_source_is_stale(tmp_path: Path) -> None:
+    suffix = native.importlib.machinery.EXTENSION_SUFFIXES[0]
+    for name in native.COMPILED:
+        (tmp_path / f"{name}.py").write_text("")
+        (tmp_path / f"{name}{suffix}").write_bytes(b"")
+        os.utime(tmp_path / f"{name}.py", (1_000, 1_000))
+        os.utime(tmp_path / f"{name}{suffix}", (2_000, 2_000))
+    assert native.stale(tmp_path) == []
+    os.utime(tmp_path / "melds.py", (3_000, 3_000))
+    assert native.stale(tmp_path) == ["melds"]
+    (tmp_path / f"melds{suffix}").unlink()
+    assert native.stale(tmp_path) == []
+    assert native.built_files("melds", tmp_path) == []
+
+
+def test_the_public_calls_are_the_same_objects_either_way() -> None:
+    assert ginrummy.deadwood is ginrummy.solve.deadwood
+    assert ginrummy.settle_hand is ginrummy.settle.settle_hand
