@@ -27,6 +27,7 @@ def extensions() -> list:
     from mypyc.build import mypycify
 
     names = native["COMPILED"]
+    native["write_build_hashes"](PACKAGE)
     try:
         modules = mypycify(
             [f"src/ginrummy/{name}.py" for name in names], opt_level="3", debug_level="0"

@@ -8,7 +8,8 @@ A compiled module shadows its ``.py`` file. So that an edited file is never sile
 importing ``ginrummy`` runs the source instead of the build when:
 
 - the environment sets ``GINRUMMY_PURE=1`` (to debug, or to time the Python); or
-- any compiled file is older than its source (edited since the build). This warns once;
+- any compiled module's source is not the one it was built from (edited since the build:
+  the build notes each source's SHA-256 in ``native.json``). This warns;
   ``./scripts/setup`` compiles again.
 
 It is all or nothing: compiled modules call each other directly, so one of them as Python
@@ -21,8 +22,10 @@ again.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.machinery
 import importlib.util
+import json
 import os
 import shutil
 import sys
@@ -31,6 +34,9 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
+
+#: The file beside the modules where the build notes the SHA-256 of each source it compiled.
+BUILD_HASHES = "native.json"
 
 #: The modules the build compiles: the card and solver layer under ``ginrummy.deadwood`` and
 #: ``ginrummy.settle_hand`` (issue 14: the public calls as fast as OpenSpiel's C++).
@@ -60,14 +66,28 @@ def built_files(name: str, here: Path = _HERE) -> list[Path]:
     ]
 
 
+def source_hashes(here: Path = _HERE) -> dict[str, str]:
+    """The SHA-256 of each compiled module's source in ``here``."""
+    return {
+        name: hashlib.sha256((here / f"{name}.py").read_bytes()).hexdigest() for name in COMPILED
+    }
+
+
+def write_build_hashes(here: Path = _HERE) -> None:
+    """Note the sources being compiled (``setup.py`` calls it; the file ships beside them)."""
+    (here / BUILD_HASHES).write_text(json.dumps(source_hashes(here), indent=1) + "\n")
+
+
 def stale(here: Path = _HERE) -> list[str]:
-    """The compiled modules in ``here`` whose source changed after they were built."""
-    out = []
-    for name in COMPILED:
-        source = (here / f"{name}.py").stat().st_mtime
-        if any(p.stat().st_mtime < source for p in built_files(name, here)):
-            out.append(name)
-    return out
+    """The compiled modules in ``here`` whose source is not the one they were built from.
+
+    Compared by content, not by file times: an installed wheel writes its files in any order."""
+    try:
+        built = json.loads((here / BUILD_HASHES).read_text())
+    except (OSError, ValueError):
+        built = {}
+    now = source_hashes(here)
+    return [name for name in COMPILED if built_files(name, here) and built.get(name) != now[name]]
 
 
 def forced_pure() -> bool:
