@@ -56,8 +56,19 @@ def environment_lines(packages: Sequence[str]) -> list[str]:
         f"system  : {platform.platform()}",
         f"python  : {impl} {platform.python_version()} ({sys.executable})",
         "packages: " + ", ".join(f"{p} {_version(p)}" for p in packages),
+        f"core    : {core_line()}",
         load_line("at start"),
     ]
+
+
+def core_line() -> str:
+    """Whether ginrummy's core runs compiled (ginrummy/native.py) or as its Python source."""
+    from ginrummy import native  # importing it picks the build or the source
+
+    if native.compiled():
+        return "ginrummy's core compiled (mypyc: " + ", ".join(native.COMPILED) + ")"
+    why = "GINRUMMY_PURE=1" if native.forced_pure() else "not compiled in this install"
+    return f"ginrummy's core as Python source ({why})"
 
 
 def parse_shared_args(parser: argparse.ArgumentParser,
