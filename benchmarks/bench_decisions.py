@@ -3,13 +3,17 @@
 Run from the repository root::
 
     python benchmarks/bench_decisions.py [--positions 300] [--expert-positions 100]
-        [--hands 300] [--reps 5] [--seed 1] [--markdown]
+        [--hands 300] [--reps 5] [--seed 1] [--expert-matches 0] [--markdown]
 
 Decision time: positions are collected from real hands (``hard`` against ``simple`` and
 ``hard`` against ``hard``, ``house`` profile), keeping those where the seat to play has more
 than one legal move; each player is timed on each position (``player.choose(view)``, the view
 built beforehand), and the table shows the median, the 95th percentile and the maximum.
-``expert`` runs at its default budget on the first ``--expert-positions`` positions.
+``expert`` runs at its default budget on the first ``--expert-positions`` positions. Those are
+lone hands, where the expert assumes an opponent that knocks at once; ``--expert-matches N``
+also times its decisions with a choice in N whole matches against ``hard`` and N against
+``simple`` (seats alternating), where it reads the opponent's style from the finished hands
+and searches longer against one that holds out.
 
 Self-play: whole hands of ``simple`` against ``simple`` through
 ``ginrummy.selfplay.play_hand`` (which builds each seat's view before every move, as real play
@@ -41,7 +45,7 @@ from _common import (
 )
 from ginrummy import Hand
 from ginrummy.players import PLAYERS, make
-from ginrummy.selfplay import play_hand
+from ginrummy.selfplay import play_hand, play_match
 from ginrummy.view import PlayerView
 
 
@@ -102,6 +106,46 @@ def openspiel_selfplay(n: int, seed: int) -> int:
     return moves
 
 
+class _Timed:
+    """Stands in for a player in ``play_match`` and times each of its decisions that has a
+    choice to make."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.times: list[float] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def choose(self, view: PlayerView) -> str:
+        start = time.perf_counter()
+        move: str = self.inner.choose(view)
+        if len(view.legal_moves) > 1:
+            self.times.append(time.perf_counter() - start)
+        return move
+
+
+def expert_in_matches(opponent: str, matches: int, seed: int) -> list[float]:
+    """The default expert's decision times in whole ``house`` matches against ``opponent``."""
+    times: list[float] = []
+    for i in range(matches):
+        expert = _Timed(make("expert", seed=f"{seed}/{i}/expert"))
+        other = make(opponent, seed=f"{seed}/{i}/{opponent}")
+        play_match("house", [expert, other] if i % 2 == 0 else [other, expert],
+                   seed=f"{seed}/{i}")
+        times += expert.times
+    return times
+
+
+def time_row(label: str, times: list[float]) -> list[str]:
+    times = sorted(times)
+    p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+    return [label, str(len(times)), f"{1000 * statistics.median(times):.2f}",
+            f"{1000 * p95:.2f}", f"{1000 * times[-1]:.2f}",
+            f"{1000 * statistics.fmean(times):.2f}"]
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--positions", type=int, default=300)
@@ -109,6 +153,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hands", type=int, default=300)
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--expert-matches", type=int, default=0)
     parser.add_argument("--markdown", action="store_true")
     args = parse_shared_args(parser, argv)
     print("command : python benchmarks/bench_decisions.py " + " ".join(sys.argv[1:]))
@@ -118,16 +163,16 @@ def main(argv: list[str] | None = None) -> None:
     views = collect_positions(args.positions, args.seed)
     print(f"\nDecision time over {len(views)} positions from real hands (house profile); "
           f"expert on the first {min(args.expert_positions, len(views))}")
-    header = ["player", "positions", "median ms", "p95 ms", "max ms", "mean ms"]
+    header = ["player", "decisions", "median ms", "p95 ms", "max ms", "mean ms"]
     rows = []
     for name in PLAYERS:
         subset = views[: args.expert_positions] if name == "expert" else views
-        times = sorted(time_decisions(name, subset))
-        p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
-        rows.append([name, str(len(times)), f"{1000 * statistics.median(times):.2f}",
-                     f"{1000 * p95:.2f}", f"{1000 * times[-1]:.2f}",
-                     f"{1000 * statistics.fmean(times):.2f}"])
+        rows.append(time_row(name, time_decisions(name, subset)))
         print(f"  timed {name}", file=sys.stderr, flush=True)
+    for opponent in ("hard", "simple") if args.expert_matches > 0 else ():
+        times = expert_in_matches(opponent, args.expert_matches, args.seed)
+        rows.append(time_row(f"expert, {args.expert_matches} matches vs {opponent}", times))
+        print(f"  timed expert against {opponent}", file=sys.stderr, flush=True)
     print_rows(header, rows, markdown=args.markdown, right_from=1)
 
     ours = Measure("ours", "simple vs simple, selfplay.play_hand (views each move)",

@@ -223,7 +223,8 @@ def test_more_worlds_only_while_the_verdict_is_unclear(monkeypatch: pytest.Monke
         extended += len(played) > 1
         # The same budget without room to grow plays its ten worlds once.
         played.clear()
-        ExpertPlayer(5, samples=10, read_style=False).search(view, model, candidates)
+        alone = ExpertPlayer(5, samples=10, max_samples=None, read_style=False)
+        alone.search(view, model, candidates)
         assert played == [10]
     assert extended  # some of these positions were unclear after ten worlds
 

@@ -19,9 +19,11 @@ At each decision with a real choice the player:
    is one where it holds out: an opponent that knocks at once would not be holding it), scoring
    the ending with the engine's own settlement (layoffs, undercuts and bonuses included);
 4. keeps ``hard``'s favourite unless another candidate beats it by more than ``confidence``
-   (default 2) standard errors of the paired differences (every world is shared by all
+   (default 1.5) standard errors of the paired differences (every world is shared by all
    candidates): the search overrules the rules only when the evidence is clear, since a
-   noisy overruling costs points against every opponent.
+   noisy overruling costs points against every opponent. While a rival beats the favourite
+   on average but not by that margin, another ``samples`` worlds are played, up to
+   ``max_samples`` (default 400).
 
 The opponent's style is read from the match's finished hands (``view.earlier_hands``, every
 card shown once a hand is over, :func:`~.knowledge.knock_chances`): an opponent that let one in
@@ -30,9 +32,9 @@ ten or more of its chances to knock (without gin) go by holds out; one that took
 seen the player assumes the latter (``assume_at_once``). Against a quick knocker every world's
 opponent knocks at its first chance in the playouts, and with that picture of the opponent
 right the search is trusted further: ``at_once_confidence`` (default 1) standard errors, up to
-``at_once_samples`` worlds. Against a player that holds out, the mixed styles and the
-two-standard-error test above stand (with the mix the search misjudges a quick knocker, and
-trusting it further lost points against one).
+``at_once_samples`` worlds. Against a player that holds out, the mixed styles and the test of
+step 4 stand (with the mix the search misjudges a quick knocker, and trusting it further lost
+points against one).
 
 Gin, big gin, a take that goes gin and forced moves are played without search. The budget is
 a number of worlds (``samples``), so a decision is a function of the view and the player's
@@ -86,11 +88,11 @@ class ExpertPlayer(Player):
         opponent_thresholds: tuple[int, ...] = OPPONENT_THRESHOLDS,
         develop_per_turn: float = 1.0,
         search_knocks: bool = False,
-        confidence: float = 2.0,
+        confidence: float = 1.5,
         consistent_styles: bool = True,
         keep_pairs: float = 0.0,
         feed: float = 0.0,
-        max_samples: int | None = None,
+        max_samples: int | None = 400,
         read_style: bool = True,
         at_once_after: int = 2,
         at_once_confidence: float = 1.0,
@@ -246,7 +248,7 @@ class ExpertPlayer(Player):
             # chance, and the playouts, now a fair picture of it, are trusted further.
             thresholds = (OPPONENT_THRESHOLDS[-1],)
             confidence = self.at_once_confidence
-            max_samples = max(max_samples, self.at_once_samples)
+            max_samples = max(self.samples, self.at_once_samples)
 
         def policy(number: int, world: Hand) -> PlayoutPolicy:
             return self.world_policy(seat, number, world.hands[1 - seat], played,
