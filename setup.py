@@ -9,6 +9,7 @@ optional).
 
 from __future__ import annotations
 
+import os
 import runpy
 from pathlib import Path
 
@@ -27,10 +28,16 @@ def extensions() -> list:
     from mypyc.build import mypycify
 
     names = native["COMPILED"]
+    # An editable install builds in place: remove the last build first, so that a compile
+    # that fails now leaves the Python source running, not an older build.
+    for name in names:
+        for old in native["built_files"](name, PACKAGE):
+            old.unlink()
     native["write_build_hashes"](PACKAGE)
     try:
         modules = mypycify(
-            [f"src/ginrummy/{name}.py" for name in names], opt_level="3", debug_level="0"
+            [f"src/ginrummy/{name}.py" for name in names], opt_level="3", debug_level="0",
+            separate=True,  # one C extension per module, built in parallel below
         )
     except (Exception, SystemExit) as error:  # mypyc refused: install the Python
         print(f"ginrummy: installing the core as plain Python: mypyc failed ({error})")
@@ -40,4 +47,4 @@ def extensions() -> list:
     return modules
 
 
-setup(ext_modules=extensions())
+setup(ext_modules=extensions(), options={"build_ext": {"parallel": os.cpu_count() or 1}})

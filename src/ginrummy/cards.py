@@ -179,10 +179,6 @@ del _suit, _suit_forms, _rank, _rank_char, _rank_forms, _r, _s
 #: Every one-card token :func:`parse_cards` accepts -> the card's bit (``"7h"``, ``"10♥"``,
 #: ``"qs"``...). Never changed.
 TEXT_BIT: dict[str, int] = {t: 1 << c for t, c in _TOKEN_CARD.items()}
-#: Card int -> its bit, indexed by the int. Any other index an int may reach (52 to 103, and
-#: the negative ones) gives 0: one bit short, which the fast path refuses. A list, not a
-#: tuple: ``list.__getitem__`` is the faster call through ``map``. Never changed.
-INDEX_BIT: list[int] = [1 << i for i in range(52)] + [0] * 52
 
 
 def fast_mask(cards: object) -> int:
