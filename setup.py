@@ -9,34 +9,34 @@ optional).
 
 from __future__ import annotations
 
+import json
 import os
 import runpy
 from pathlib import Path
+from typing import Any
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
 PACKAGE = HERE / "src" / "ginrummy"
+NATIVE: dict[str, Any] = runpy.run_path(str(PACKAGE / "native.py"))
+#: The SHA-256 of each source as mypyc read it, written beside the build by BuildCore.
+HASHES: dict[str, str] = {}
 
 
 def extensions() -> list:
-    native = runpy.run_path(str(PACKAGE / "native.py"))
-    why = native["why_not_compile"]()
+    why = NATIVE["why_not_compile"]()
     if why is not None:
         print(f"ginrummy: installing the core as plain Python: {why}")
         return []
     from mypyc.build import mypycify
 
-    names = native["COMPILED"]
-    # An editable install builds in place: remove the last build first, so that a compile
-    # that fails now leaves the Python source running, not an older build.
-    for name in names:
-        for old in native["built_files"](name, PACKAGE):
-            old.unlink()
-    native["write_build_hashes"](PACKAGE)
+    HASHES.update(NATIVE["source_hashes"](PACKAGE))
     try:
         modules = mypycify(
-            [f"src/ginrummy/{name}.py" for name in names], opt_level="3", debug_level="0",
+            [f"src/ginrummy/{name}.py" for name in NATIVE["COMPILED"]],
+            opt_level="3", debug_level="0",
             separate=True,  # one C extension per module, built in parallel below
         )
     except (Exception, SystemExit) as error:  # mypyc refused: install the Python
@@ -47,4 +47,27 @@ def extensions() -> list:
     return modules
 
 
-setup(ext_modules=extensions(), options={"build_ext": {"parallel": os.cpu_count() or 1}})
+class BuildCore(build_ext):
+    """``build_ext`` that notes which sources it compiled (``native.json``) in the build, and,
+    building in place (an editable install), first removes the last in-place build, so that
+    a compile that fails now leaves the Python source running, not an older build."""
+
+    def run(self) -> None:
+        if self.extensions and self.inplace:
+            for name in NATIVE["COMPILED"]:
+                for old in NATIVE["built_files"](name, PACKAGE):
+                    old.unlink()
+        super().run()
+        if self.extensions and HASHES:
+            text = json.dumps(HASHES, indent=1) + "\n"
+            targets = [Path(self.build_lib) / "ginrummy"] + ([PACKAGE] if self.inplace else [])
+            for target in targets:
+                target.mkdir(parents=True, exist_ok=True)
+                (target / NATIVE["BUILD_HASHES"]).write_text(text)
+
+
+setup(
+    ext_modules=extensions(),
+    cmdclass={"build_ext": BuildCore},
+    options={"build_ext": {"parallel": os.cpu_count() or 1}},
+)

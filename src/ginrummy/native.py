@@ -73,11 +73,6 @@ def source_hashes(here: Path = _HERE) -> dict[str, str]:
     }
 
 
-def write_build_hashes(here: Path = _HERE) -> None:
-    """Note the sources being compiled (``setup.py`` calls it; the file ships beside them)."""
-    (here / BUILD_HASHES).write_text(json.dumps(source_hashes(here), indent=1) + "\n")
-
-
 def stale(here: Path = _HERE) -> list[str]:
     """The compiled modules in ``here`` whose source is not the one they were built from.
 
@@ -122,12 +117,13 @@ def choose(package: str) -> None:
     if not any(built_files(name) for name in COMPILED):
         return
     if not forced_pure():
-        old = stale()
+        old = stale() + [name for name in COMPILED if not built_files(name)]
         if not old:
             return
         warnings.warn(
             f"ginrummy: {', '.join(f'{n}.py' for n in old)} changed after the build compiled"
-            " it; running the Python source instead (./scripts/setup compiles it again)",
+            " it, or did not compile; running the Python source instead (./scripts/setup"
+            " compiles it again)",
             RuntimeWarning,
             stacklevel=3,
         )
