@@ -37,7 +37,6 @@ def extensions() -> list:
         modules = mypycify(
             [f"src/ginrummy/{name}.py" for name in NATIVE["COMPILED"]],
             opt_level="3", debug_level="0",
-            separate=True,  # one C extension per module, built in parallel below
         )
     except (Exception, SystemExit) as error:  # mypyc refused: install the Python
         print(f"ginrummy: installing the core as plain Python: mypyc failed ({error})")
