@@ -290,7 +290,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     n = args.hands
 
-    print("Minimum deadwood, calls per second: ours (pure Python) vs OpenSpiel (C++ via pybind11)")
+    print("Minimum deadwood, calls per second: ours vs OpenSpiel (C++ via pybind11)")
     for line in environment_lines(["ginrummy", "open_spiel", "numpy"]):
         print(line)
     print(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .cards import CardSet, CardsLike, fast_mask, to_mask
 from .errors import GinRummyError
-from .melds import RUN_DEADWOOD, Arrangement, all_arrangements, best_arrangement, min_deadwood
+from .melds import Arrangement, all_arrangements, best_arrangement, min_deadwood
 
 #: The most cards the solver takes: a hand of ten and the card just drawn.
 MAX_SOLVER_CARDS = 11
@@ -37,27 +37,11 @@ def _hand_mask(cards: CardsLike) -> int:
 
 def deadwood(cards: CardsLike) -> int:
     """Minimum deadwood of exactly these cards (0 to 11 cards; every card counts)."""
-    # The call people time (issue 14): the hand's mask through cards.fast_mask, and
-    # min_deadwood's no-set case written out here. Anything the fast path does not take goes
-    # to _hand_mask, which explains what is wrong.
-    mask = cards.mask if type(cards) is CardSet else fast_mask(cards)
-    if mask < 0 or mask.bit_count() > MAX_SOLVER_CARDS:
-        mask = _hand_mask(cards)
-    a = mask & 8191
-    b = mask >> 13 & 8191
-    c = mask >> 26 & 8191
-    d = mask >> 39
-    if (a & b & (c | d)) | (c & d & (a | b)):
-        return min_deadwood(mask)
-    return RUN_DEADWOOD[a] + RUN_DEADWOOD[b] + RUN_DEADWOOD[c] + RUN_DEADWOOD[d]
+    return min_deadwood(_hand_mask(cards))
 
 
 def best_melds(cards: CardsLike) -> Arrangement:
     """A minimum-deadwood arrangement: ``.melds``, ``.deadwood_cards``, ``.deadwood``."""
-    if type(cards) is CardSet:  # a CardSet's mask holds no card twice
-        mask: int = cards.mask
-        if mask.bit_count() <= MAX_SOLVER_CARDS:
-            return best_arrangement(mask)
     return best_arrangement(_hand_mask(cards))
 
 
