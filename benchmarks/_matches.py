@@ -23,6 +23,7 @@ from ginrummy.players import make
 from ginrummy.players.base import Player
 from ginrummy.players.expert import ExpertPlayer
 from ginrummy.players.hard import HARD, HardPlayer, Style
+from ginrummy.players.knowledge import PATIENT_FIT, QUICK_FIT
 from ginrummy.selfplay import play_match
 
 __all__ = ["MatchResult", "PlayerSpec", "Series", "run_series", "wilson"]
@@ -53,6 +54,11 @@ class PlayerSpec:
             settings: dict[str, Any] = {k: _setting(v) for k, v in self.options}
             if self.name == "hard":
                 return HardPlayer(seed, _style(settings))
+            for name, default in (("quick_fit", QUICK_FIT), ("patient_fit", PATIENT_FIT)):
+                fields = {k.removeprefix(name + "."): settings.pop(k)
+                          for k in list(settings) if k.startswith(name + ".")}
+                if fields:
+                    settings[name] = dataclasses.replace(default, **fields)
             style = {k.removeprefix("style."): settings.pop(k)
                      for k in list(settings) if k.startswith("style.")}
             if style:
@@ -70,7 +76,9 @@ class PlayerSpec:
     def parse(cls, text: str) -> PlayerSpec:
         """``name``, ``expert:SAMPLES``, ``expert/KEY=VALUE/...`` (settings of the expert,
         e.g. ``expert/search_knocks=true/max_samples=300``; ``style.KEY=VALUE`` sets a field of
-        the ``hard`` style it builds on) or ``hard/KEY=VALUE/...`` (fields of ``hard``'s
+        the ``hard`` style it builds on, ``quick_fit.KEY=VALUE`` and ``patient_fit.KEY=VALUE``
+        a field of its :class:`~ginrummy.players.knowledge.Fit`s, ``quick_fit=none`` turns one
+        off) or ``hard/KEY=VALUE/...`` (fields of ``hard``'s
         :class:`~ginrummy.players.hard.Style`, e.g. ``hard/min_knock_gain=8``)."""
         text, _, samples = text.partition(":")
         name, *pairs = text.split("/")
@@ -97,9 +105,11 @@ def _style(settings: dict[str, Any]) -> Style:
 
 def _setting(text: str) -> Any:
     """A setting's value from its text: true/false, an int, a float, or a tuple of ints
-    (``0+10``)."""
+    (``0+10``), or ``none``."""
     if text in ("true", "false"):
         return text == "true"
+    if text == "none":
+        return None
     if "+" in text:
         return tuple(int(x) for x in text.split("+"))
     try:

@@ -3,12 +3,27 @@ way a hand in play is, and drawn from the caller's generator only."""
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Iterator
 
-from ginrummy.players.knowledge import OpponentModel, opponent_turns
+import pytest
+
+from ginrummy import Hand
+from ginrummy.hand import deal_order
+from ginrummy.melds import discard_deadwoods, melds_with
+from ginrummy.players import make
+from ginrummy.players.knowledge import (
+    QUICK_FIT,
+    Fit,
+    OpponentModel,
+    PastPlay,
+    opponent_turns,
+)
 from ginrummy.players.worlds import (
     develop_hand,
     develop_reference,
+    fitting_hands,
     sample_developed_hands,
     sample_worlds,
 )
@@ -58,3 +73,169 @@ def test_the_same_seed_gives_the_same_worlds() -> None:
         again = sample_developed_hands(model, random.Random(8), 6, extra=extra)
         assert first == again
         assert all(h.bit_count() == view.opponent_card_count for h in first)
+
+
+# ---------------------------------------------------------------------------------------------
+# Testing guesses against the opponent's moves (PastPlay, Fit, fitting_hands).
+
+#: Factors that tell the kinds of contradiction apart in a product.
+DISTINCT = Fit(passed_melding=0.5, took_unmelded=0.3, discard_not_least=0.7,
+               knock_skipped=0.11, gin_skipped=0.13)
+
+
+def _forward_weight(hand: Hand, opponent: int, fit: Fit) -> float:
+    """The reference: replay the opponent's real moves from its dealt cards, forward, with
+    every card known (the full history, not a view), multiplying ``fit``'s factor for each
+    move that contradicts its cards at the time."""
+    deck = [int(c) for c in hand.deck]
+    dealt = deal_order(deck, hand.dealer)[opponent]
+    held = dealt
+    pile = [int(hand.upcard)]
+    weight = 1.0
+    taken = -1
+    previous = ""
+    for event in hand.history:
+        kind, card = event.kind, (None if event.card is None else int(event.card))
+        if event.seat == opponent:
+            if kind == "take":
+                assert card is not None
+                if not melds_with(held, card):
+                    weight *= fit.took_unmelded
+                held |= 1 << card
+                taken = card
+            elif kind == "draw":
+                assert card is not None
+                if previous != "pass" and melds_with(held, pile[-1]):
+                    weight *= fit.passed_melding
+                held |= 1 << card
+                taken = -1
+            elif kind == "pass":
+                assert card is not None
+                if melds_with(held, card):
+                    weight *= fit.passed_melding
+            elif kind == "discard":
+                assert card is not None
+                options = dict(discard_deadwoods(held))
+                least = min(dw for c, dw in options.items() if c != taken)
+                if least == 0:
+                    weight *= fit.gin_skipped
+                elif least <= hand.knock_limit:
+                    weight *= fit.knock_skipped
+                if options[card] > least:
+                    weight *= fit.discard_not_least
+                held &= ~(1 << card)
+        if kind == "take":
+            pile.pop()
+        elif kind in ("discard", "knock") and card is not None:
+            pile.append(card)
+        previous = kind
+    return weight
+
+
+def _opponent_draws(hand: Hand, opponent: int) -> list[int]:
+    return [int(e.card) for e in hand.history if e.seat == opponent and e.kind == "draw"
+            and e.card is not None]
+
+
+def _mid_hand_views(opponent_name: str, games: int, rules: str) -> Iterator[tuple[Hand, int]]:
+    """Positions of real hands (a copy at every decision of the seat facing
+    ``opponent_name``), with that seat."""
+    for game in range(games):
+        hand = Hand(rules, seed=game)
+        seat = game % 2
+        players = {seat: make("simple", seed=game), 1 - seat: make(opponent_name, seed=game + 99)}
+        while hand.result is None:
+            if hand.to_play == seat:
+                yield hand.copy(), seat
+            hand.play(players[hand.to_play].choose(hand.view(hand.to_play)))
+
+
+@pytest.mark.parametrize("rules", ["house", "oklahoma", "modern"])
+def test_simple_play_fits_the_quick_opponent_exactly(rules: str) -> None:
+    # `simple` takes exactly the cards that meld, throws a least-deadwood card and knocks at
+    # once: walked back along its real draws, its real hand contradicts none of its moves.
+    checked = 0
+    for hand, seat in _mid_hand_views("simple", 25, rules):
+        opponent = 1 - seat
+        past = PastPlay(hand.view(seat))
+        weight = past.weight(hand.hands[opponent], random.Random(0), DISTINCT,
+                             drawn=_opponent_draws(hand, opponent))
+        assert weight == 1.0, [e.text for e in hand.history]
+        checked += 1
+    assert checked > 300
+
+
+@pytest.mark.parametrize("opponent_name", ["random", "hard"])
+def test_the_walk_back_agrees_with_a_forward_replay(opponent_name: str) -> None:
+    # Against players that break simple's rules, the walk back from the view (cards it
+    # cannot see and all) finds exactly the contradictions a replay with every card finds.
+    contradicted = 0
+    for hand, seat in _mid_hand_views(opponent_name, 30, "house"):
+        opponent = 1 - seat
+        expected = _forward_weight(hand, opponent, DISTINCT)
+        got = PastPlay(hand.view(seat)).weight(hand.hands[opponent], random.Random(0),
+                                               DISTINCT, drawn=_opponent_draws(hand, opponent))
+        assert math.isclose(got, expected, rel_tol=1e-12), [e.text for e in hand.history]
+        contradicted += expected < 1.0
+    assert contradicted > 20
+
+
+def test_fitting_guesses_fit_better_and_stay_legal() -> None:
+    # Kept guesses fit the quick opponent's play better on average than the guesses they
+    # are drawn from, hold the cards it is known to hold, and come from the caller's RNG.
+    before = after = 0.0
+    seen = 0
+    for hand, seat in _mid_hand_views("simple", 12, "house"):
+        view = hand.view(seat)
+        if opponent_turns(view) < 3:
+            continue
+        model = OpponentModel(view)
+        past = PastPlay(view)
+        extra = opponent_turns(view)
+        raw = sample_developed_hands(model, random.Random(1), 40, extra=extra)
+        kept = fitting_hands(past, QUICK_FIT, model, random.Random(1), 40, extra=extra,
+                             tries=8)
+        assert kept == fitting_hands(past, QUICK_FIT, model, random.Random(1), 40,
+                                     extra=extra, tries=8)
+        assert len(kept) == 40
+        known = view.opponent_known_mask
+        assert all(h & known == known and h.bit_count() == view.opponent_card_count
+                   for h in kept)
+        score = random.Random(2)
+        before += sum(past.weight(h, score, QUICK_FIT) for h in raw) / len(raw)
+        after += sum(past.weight(h, score, QUICK_FIT) for h in kept) / len(kept)
+        seen += 1
+    assert seen > 50
+    assert after > 1.5 * before
+
+
+def test_a_blended_model_reads_odds_and_danger_from_the_guesses() -> None:
+    # Probabilities: each unseen card's share of the guesses, mixed with the model's own as
+    # prior_weight guesses' worth; they still add up to the hidden cards. Danger: the share of
+    # guesses holding two cards that meld with the card, mixed the same way with the danger
+    # its blended odds give when each card is taken as independent.
+    for position in positions(2, seed=21):
+        hand = position.hand()
+        view = hand.view(hand.to_play)
+        model = OpponentModel(view)
+        if model.hidden_count == 0:
+            continue
+        guesses = sample_developed_hands(model, random.Random(4), 30, extra=2)
+        blended = model.blended(guesses, 10.0)
+        unseen = [c for c in range(52) if view.unseen_mask >> c & 1]
+        for c in unseen:
+            share = sum(g >> c & 1 for g in guesses) / 30
+            assert math.isclose(blended.prob[c], (30 * share + 10 * model.prob[c]) / 40)
+        assert math.isclose(sum(blended.prob[c] for c in unseen), model.hidden_count)
+        for c in range(52):
+            if view.hand_mask >> c & 1:
+                melding = sum(melds_with(g, c) for g in guesses)
+                independent = OpponentModel.__new__(OpponentModel)
+                independent.prob = blended.prob
+                independent.hands = ()
+                assert math.isclose(blended.danger(c),
+                                    (melding + 10 * independent.danger(c)) / 40)
+        only = model.blended(guesses, 0.0)
+        card = next(c for c in range(52) if view.hand_mask >> c & 1)
+        assert only.danger(card) == sum(melds_with(g, card) for g in guesses) / 30
+        assert model.blended([], 10.0).prob == model.prob

@@ -10,8 +10,15 @@ At each decision with a real choice the player:
 2. samples *worlds*: guesses of the opponent's hand drawn from ``hard``'s opponent model, each
    developed by one extra unseen card per opponent turn (in and out again if no better: a hand
    that has been played for a while is better than a fresh deal; one card per turn matches the
-   real deadwood of ``hard``'s hands turn by turn), and a random order of the rest of the
-   unseen cards as the stock, built with :meth:`ginrummy.hand.Hand.determinize`;
+   real deadwood of ``hard``'s hands turn by turn), then tested against the opponent's moves
+   this hand (:class:`~.knowledge.PastPlay`: would it have passed that card, thrown that one,
+   played on instead of knocking, holding this hand?) and kept in proportion to how well they
+   fit, by a :class:`~.knowledge.Fit` chosen by its style (``quick_fit``, ``patient_fit``);
+   and a random order of the rest of the unseen cards as the stock, built with
+   :meth:`ginrummy.hand.Hand.determinize`. With ``posterior_model`` (the default) the guesses
+   are made first, and ``hard``'s ranking of the candidates reads its odds of each card and
+   the danger of each discard from them (:meth:`~.knowledge.OpponentModel.blended`) instead of
+   from per-card evidence alone;
 3. plays every candidate in every world and the hand out to its end with a fast greedy policy
    for both seats (:mod:`ginrummy.players.rollout`; the expert's seat holds out for gin, the
    opponent holds out in half the worlds and knocks at once in the others, except that a
@@ -54,10 +61,17 @@ from ..move import Move
 from ..view import PlayerView
 from .base import Player
 from .hard import HARD, HardPlayer, Style, lowering_discards
-from .knowledge import OpponentModel, knock_chances, opponent_turns
+from .knowledge import (
+    PATIENT_FIT,
+    QUICK_FIT,
+    Fit,
+    OpponentModel,
+    knock_chances,
+    opponent_turns,
+)
 from .rollout import PlayoutPolicy
 from .search import MoveValues, paired_difference, value_moves
-from .worlds import sample_worlds
+from .worlds import build_worlds, guess_hands
 
 __all__ = ["ExpertPlayer", "DEFAULT_SAMPLES"]
 
@@ -98,6 +112,11 @@ class ExpertPlayer(Player):
         at_once_confidence: float = 1.0,
         at_once_samples: int = 300,
         assume_at_once: bool = True,
+        quick_fit: Fit | None = QUICK_FIT,
+        patient_fit: Fit | None = PATIENT_FIT,
+        fit_tries: int = 8,
+        posterior_model: bool = True,
+        prior_weight: float = 10.0,
     ) -> None:
         super().__init__(seed)
         if samples < 1:
@@ -123,6 +142,11 @@ class ExpertPlayer(Player):
         self.at_once_confidence = at_once_confidence
         self.at_once_samples = at_once_samples
         self.assume_at_once = assume_at_once
+        self.quick_fit = quick_fit
+        self.patient_fit = patient_fit
+        self.fit_tries = fit_tries
+        self.posterior_model = posterior_model
+        self.prior_weight = prior_weight
         self._style_of: tuple[tuple[PlayerView, ...], bool] = ((), False)
         self._hard = HardPlayer(None, style)
         self._hard.rng = self.rng
@@ -139,10 +163,17 @@ class ExpertPlayer(Player):
             return legal[0]
         hard = self._hard
         model = hard.model(view)
-        candidates = self.candidates(view, model)
+        ranking = model
+        guesses = None
+        fit = self.fit_for(view)
+        if self.posterior_model and fit is not None:
+            # The worlds' hands, guessed first, also give hard's ranking its odds of each card.
+            guesses = self.guesses(view, model, self.rng, fit)
+            ranking = model.blended(guesses, self.prior_weight)
+        candidates = self.candidates(view, ranking)
         if len(candidates) == 1:
             return candidates[0]
-        return self.search(view, model, candidates)
+        return self.search(view, model, candidates, guesses)
 
     def candidates(self, view: PlayerView, model: OpponentModel) -> list[str]:
         """The moves worth searching, ``hard``'s favourite first (one move: no search)."""
@@ -185,10 +216,22 @@ class ExpertPlayer(Player):
             out.append(out.pop(0))  # hard would play on: its favourite is the best discard
         return out
 
-    def worlds(self, view: PlayerView, model: OpponentModel, rng: random.Random) -> list[Hand]:
-        """``samples`` hands consistent with the view, hidden cards guessed by the model."""
-        return sample_worlds(view, model, rng, self.samples,
-                             develop_per_turn=self.develop_per_turn)
+    def guesses(self, view: PlayerView, model: OpponentModel, rng: random.Random,
+                fit: Fit | None = None, count: int | None = None) -> list[int]:
+        """``count`` (default ``samples``) guesses of the opponent's hand, drawn by the model
+        and, with a ``fit``, tested against the opponent's moves."""
+        return guess_hands(view, model, rng, self.samples if count is None else count,
+                           develop_per_turn=self.develop_per_turn, fit=fit,
+                           tries=self.fit_tries)
+
+    def worlds(self, view: PlayerView, model: OpponentModel, rng: random.Random,
+               fit: Fit | None = None, count: int | None = None) -> list[Hand]:
+        """A world for each of :meth:`guesses`."""
+        return build_worlds(view, model, rng, self.guesses(view, model, rng, fit, count))
+
+    def fit_for(self, view: PlayerView) -> Fit | None:
+        """How the guesses are tested against the opponent's moves, by its style."""
+        return self.quick_fit if self.knocks_at_once(view) else self.patient_fit
 
     def knocks_at_once(self, view: PlayerView) -> bool:
         """Whether to play the opponent as one that knocks at its first chance, from its
@@ -231,7 +274,8 @@ class ExpertPlayer(Player):
         pair[seat] = self.own_threshold
         return PlayoutPolicy((pair[0], pair[1]), self.keep_pairs, self.feed)
 
-    def search(self, view: PlayerView, model: OpponentModel, candidates: list[str]) -> str:
+    def search(self, view: PlayerView, model: OpponentModel, candidates: list[str],
+               guesses: list[int] | None = None) -> str:
         """Points of each candidate in each sampled world; the best candidate.
 
         ``hard``'s favourite (the first candidate) is kept unless another beats it by more
@@ -243,6 +287,7 @@ class ExpertPlayer(Player):
         played = opponent_turns(view) > 0
         confidence, max_samples = self.confidence, self.max_samples
         thresholds = self.opponent_thresholds
+        fit = self.fit_for(view)
         if self.knocks_at_once(view):
             # The opponent's style is known: every world's opponent knocks at its first
             # chance, and the playouts, now a fair picture of it, are trusted further.
@@ -254,7 +299,10 @@ class ExpertPlayer(Player):
             return self.world_policy(seat, number, world.hands[1 - seat], played,
                                      world.knock_limit, thresholds)
 
-        worlds = self.worlds(view, model, self.rng)
+        if guesses is None:
+            worlds = self.worlds(view, model, self.rng, fit)
+        else:
+            worlds = build_worlds(view, model, self.rng, guesses)
         valued = value_moves(worlds, seat, candidates, policy, deadline=deadline)
         while True:
             if valued.worlds < 2:
@@ -266,8 +314,7 @@ class ExpertPlayer(Player):
                 return candidates[best]
             # A rival looks better but not surely so: more worlds, the same candidates.
             count = min(self.samples, max_samples - done)
-            more = sample_worlds(view, model, self.rng, count,
-                                 develop_per_turn=self.develop_per_turn)
+            more = self.worlds(view, model, self.rng, fit, count)
 
             def shifted(number: int, world: Hand, offset: int = done) -> PlayoutPolicy:
                 return policy(number + offset, world)

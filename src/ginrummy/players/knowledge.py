@@ -17,25 +17,40 @@ The likelihoods are a simple Bayesian reading of the opponent's choices: a playe
 card away, or declines it, is less likely to hold cards that meld with it; a player who picks a
 card up is more likely to hold its neighbours. The factors are deliberately mild (they are
 evidence, not proof: a player may break a pair, or decline a card it could use).
+
+Per-card factors cannot say "it held no two cards that meld with the card it passed": that is a
+fact about the whole hand, at the time. :class:`PastPlay` tests a guess of the whole hand
+against every move the opponent made this hand, walking the hand back move by move, and
+:class:`Fit` says how much a contradiction counts for a given kind of opponent. The search
+keeps guesses in proportion to their fit (:func:`~.worlds.fitting_hands`), and
+:meth:`OpponentModel.blended` turns kept guesses back into odds of each card and a danger of
+each discard.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..cards import CARD_VALUE
 from ..melds import (
+    best_discard,
     discard_deadwoods,
     draw_deadwoods,
     layoff_lines,
     meld_neighbours,
     melds_with,
+    min_deadwood,
 )
 from ..view import PlayerView
 
 __all__ = [
     "Evidence",
+    "Fit",
+    "PATIENT_FIT",
+    "PastPlay",
+    "QUICK_FIT",
     "feeds_known_meld",
     "knock_chances",
     "OpponentModel",
@@ -130,7 +145,8 @@ class OpponentModel:
     to the number of the opponent's cards that are not known.
     """
 
-    __slots__ = ("known", "unseen", "hidden_count", "prob", "stock_count")
+    __slots__ = ("known", "unseen", "hidden_count", "prob", "stock_count", "hands",
+                 "prior_weight", "_dangers")
 
     def __init__(self, view: PlayerView, evidence: Evidence | None = None) -> None:
         ev = evidence or Evidence()
@@ -153,6 +169,9 @@ class OpponentModel:
         for c in range(52):
             if self.known >> c & 1:
                 self.prob[c] = 1.0
+        self.hands: Sequence[int] = ()
+        self.prior_weight = 0.0
+        self._dangers: dict[int, float] = {}
 
     def _apply(
         self,
@@ -173,13 +192,61 @@ class OpponentModel:
                     weights[low.bit_length() - 1] *= factor
                     m ^= low
 
+    def blended(self, hands: Sequence[int], prior_weight: float) -> OpponentModel:
+        """A copy whose unseen cards' probabilities are how often each is in ``hands`` (guesses
+        of the opponent's whole hand, such as :func:`~.worlds.fitting_hands` keeps), mixed
+        with these probabilities as ``prior_weight`` guesses' worth; the sum stays the number
+        of hidden cards."""
+        other = OpponentModel.__new__(OpponentModel)
+        other.known = self.known
+        other.unseen = self.unseen
+        other.stock_count = self.stock_count
+        other.hidden_count = self.hidden_count
+        prob = self.prob[:]
+        if hands:
+            counts = [0] * 52
+            for hand in hands:
+                m = hand & self.unseen
+                while m:
+                    low = m & -m
+                    m ^= low
+                    counts[low.bit_length() - 1] += 1
+            total = len(hands) + prior_weight
+            m = self.unseen
+            while m:
+                low = m & -m
+                m ^= low
+                c = low.bit_length() - 1
+                prob[c] = (counts[c] + prior_weight * self.prob[c]) / total
+        other.prob = prob
+        other.hands = hands
+        other.prior_weight = prior_weight
+        other._dangers = {}
+        return other
+
     def in_stock(self, card: int) -> float:
         """Probability that an unseen card is in the stock rather than the opponent's hand."""
         return 1.0 - self.prob[card] if self.unseen >> card & 1 else 0.0
 
     def danger(self, card: int) -> float:
         """Probability that the opponent holds cards that meld with ``card`` (so it would take
-        it): two more of its rank, or two suit neighbours forming a run with it."""
+        it): two more of its rank, or two suit neighbours forming a run with it.
+
+        A :meth:`blended` model counts the guessed hands that meld with it, mixed as
+        ``prior_weight`` guesses' worth with the estimate from its own odds of each card
+        taken as independent."""
+        if self.hands:
+            found = self._dangers.get(card)
+            if found is None:
+                count = sum(1 for hand in self.hands if melds_with(hand, card))
+                found = (count + self.prior_weight * self._independent_danger(card)) / (
+                    len(self.hands) + self.prior_weight)
+                self._dangers[card] = found
+            return found
+        return self._independent_danger(card)
+
+    def _independent_danger(self, card: int) -> float:
+        """:meth:`danger` from each card's odds alone, as if they were independent."""
         p = self.prob
         rank = card % 13
         others = [p[c] for c in range(rank, 52, 13) if c != card]
@@ -275,3 +342,132 @@ def draw_outlook(hand_mask: int, stock: Sequence[tuple[int, float]]) -> float:
     ):
         total += weight * deadwood
     return total
+
+
+@dataclass(frozen=True)
+class Fit:
+    """How far a guess of the opponent's hand is believed when, holding it, the opponent would
+    not have played as it did (:class:`PastPlay`). Each factor multiplies the guess's weight
+    once per such move: 1 ignores the kind of move, near 0 rules the guess out.
+
+    * ``passed_melding``: it passed (or drew from the stock over) a card that melded with the
+      cards it held;
+    * ``took_unmelded``: it took a card that melded with none of them;
+    * ``discard_not_least``: it threw a card that did not leave the least deadwood;
+    * ``knock_skipped``: after its discard it could have knocked, without gin, and played on;
+    * ``gin_skipped``: it could have gone gin and played on.
+    """
+
+    passed_melding: float
+    took_unmelded: float
+    discard_not_least: float
+    knock_skipped: float
+    gin_skipped: float = 0.02
+
+
+#: An opponent that takes exactly the cards that meld, throws a card leaving the least
+#: deadwood and knocks at its first chance (``simple``, the EAAI reference player): a guess
+#: that contradicts its play is all but ruled out.
+QUICK_FIT = Fit(passed_melding=0.05, took_unmelded=0.1, discard_not_least=0.2,
+                knock_skipped=0.02)
+
+#: An opponent that weighs its moves (``hard``, people): the same evidence, milder, and
+#: nothing read from a knock it let go by.
+PATIENT_FIT = Fit(passed_melding=0.3, took_unmelded=0.5, discard_not_least=0.6,
+                  knock_skipped=1.0)
+
+
+class PastPlay:
+    """The opponent's moves this hand, to test a guess of its hand against them.
+
+    :meth:`weight` walks the moves back from a guessed current hand: a discard returns the
+    card, a take removes the card taken, a stock draw removes one card of the hand, picked at
+    random among those it may have drawn (not a card known to have come from the pile). At
+    each move the hand it held then is known, and the move is checked against what the
+    opponent would have done with it (:class:`Fit`). One random walk back is an unbiased
+    estimate of how well the guess fits, so accepting a guess with that probability keeps
+    guesses in proportion to their fit.
+    """
+
+    __slots__ = ("moves", "known", "took", "knock_limit")
+
+    def __init__(self, view: PlayerView) -> None:
+        opponent = 1 - view.seat
+        # (kind, card, other): a discard notes the card taken that turn (it may not be thrown
+        # back), a stock draw the top discard it passed over (-1: no choice, after both
+        # players passed the upcard).
+        moves: list[tuple[str, int, int]] = []
+        pile = [int(view.upcard)]
+        taken = -1
+        last = ""
+        for event in view.history:
+            kind = event.kind
+            card = -1 if event.card is None else int(event.card)
+            if event.seat == opponent:
+                if kind == "take":
+                    taken = card
+                    moves.append((kind, card, -1))
+                elif kind == "draw":
+                    taken = -1
+                    declined = -1 if last == "pass" or not pile else pile[-1]
+                    moves.append((kind, -1, declined))
+                elif kind == "pass" or kind == "discard":
+                    moves.append((kind, card, taken))
+            if kind == "take" and pile:
+                pile.pop()
+            elif (kind == "discard" or kind == "knock") and card >= 0:
+                pile.append(card)
+            last = kind
+        self.moves = moves
+        self.known = view.opponent_known_mask
+        self.took = 0
+        for card in view.opponent_took:
+            self.took |= 1 << int(card)
+        self.knock_limit = view.knock_limit
+
+    def weight(self, hand: int, rng: random.Random, fit: Fit,
+               drawn: Sequence[int] | None = None) -> float:
+        """How well the guess ``hand`` (the opponent's cards now) fits its moves, walked back
+        once with ``rng``: the product of ``fit``'s factors for the moves it contradicts.
+        ``drawn``, the cards it really drew from the stock in order (for tests), replaces the
+        random picks."""
+        weight = 1.0
+        draws = None if drawn is None else list(drawn)
+        pinned = self.known & hand  # cards known to have come from the pile
+        limit = self.knock_limit
+        randrange = rng.randrange
+        for kind, card, other in reversed(self.moves):
+            if kind == "discard":
+                before = hand | 1 << card
+                # The least deadwood it could leave (never throwing back the card it took),
+                # and what the card it threw left.
+                least = best_discard(before, 0 if other < 0 else 1 << other)[1]
+                thrown = min_deadwood(hand)
+                if least <= limit:
+                    weight *= fit.gin_skipped if least == 0 else fit.knock_skipped
+                if thrown > least:
+                    weight *= fit.discard_not_least
+                hand = before
+                if self.took >> card & 1:
+                    pinned |= 1 << card  # it came from the pile, not the stock
+            elif kind == "take":
+                hand &= ~(1 << card)
+                pinned &= ~(1 << card)
+                if not melds_with(hand, card):
+                    weight *= fit.took_unmelded
+            elif kind == "draw":
+                free = hand & ~pinned
+                count = free.bit_count()
+                if draws is not None:
+                    hand &= ~(1 << draws.pop())
+                elif count:
+                    skip = randrange(count)
+                    while skip:
+                        free &= free - 1
+                        skip -= 1
+                    hand &= ~(free & -free)
+                if other >= 0 and melds_with(hand, other):
+                    weight *= fit.passed_melding
+            elif card >= 0 and melds_with(hand, card):  # a pass
+                weight *= fit.passed_melding
+        return weight

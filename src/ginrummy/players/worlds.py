@@ -19,11 +19,14 @@ from ..cards import CARD_VALUE
 from ..hand import Hand
 from ..melds import best_discard, discard_deadwoods, melds_with, min_deadwood
 from ..view import PlayerView
-from .knowledge import OpponentModel, opponent_turns
+from .knowledge import Fit, OpponentModel, PastPlay, opponent_turns
 
 __all__ = [
     "develop_hand",
+    "build_worlds",
     "develop_reference",
+    "fitting_hands",
+    "guess_hands",
     "sample_developed_hands",
     "sample_worlds",
 ]
@@ -37,32 +40,67 @@ def sample_developed_hands(model: OpponentModel, rng: random.Random, count: int,
     unseen card comes in and the best discard (the one leaving the least deadwood; never a
     known card) goes out. A hand that has been played for a while is better than a fresh
     deal."""
-    hidden = model.hidden_count
-    unseen = [c for c in range(52) if model.unseen >> c & 1]
-    known = model.known
-    if hidden <= 0 or not unseen:
-        return [known] * max(1, count) if known else []
-    weights = [max(model.prob[c], 1e-6) for c in unseen]
-    out = []
-    for _ in range(count):
-        picked = _weighted_sample(unseen, weights, hidden, rng)
-        hand = known
-        for c in picked:
+    guesser = _Guesser(model, extra)
+    if guesser.fixed is not None:
+        return [guesser.fixed] * max(1, count) if guesser.fixed else []
+    return [guesser.guess(rng) for _ in range(count)]
+
+
+class _Guesser:
+    """One guess of :func:`sample_developed_hands` at a time (the model read once)."""
+
+    __slots__ = ("unseen", "powers", "hidden", "known", "extra", "fixed")
+
+    def __init__(self, model: OpponentModel, extra: int) -> None:
+        self.hidden = model.hidden_count
+        self.unseen = [c for c in range(52) if model.unseen >> c & 1]
+        self.known = model.known
+        # Efraimidis-Spirakis: keys u^(1/w), keep the largest.
+        self.powers = [1.0 / max(model.prob[c], 1e-6) for c in self.unseen]
+        self.extra = extra if len(self.unseen) > self.hidden else 0
+        #: The one possible guess (the known cards) when nothing is hidden, else None.
+        self.fixed = self.known if self.hidden <= 0 or not self.unseen else None
+
+    def guess(self, rng: random.Random) -> int:
+        random_ = rng.random
+        keyed = sorted([(random_() ** p, c) for c, p in zip(self.unseen, self.powers, strict=True)],
+                       reverse=True)
+        hand = self.known
+        for _, c in keyed[: self.hidden]:
             hand |= 1 << c
-        if extra and len(unseen) > hidden:
-            pool = [c for c in unseen if not hand >> c & 1]
-            hand = develop_hand(hand, known, pool, extra, rng)
-        out.append(hand)
-    return out
+        if self.extra:
+            pool = [c for c in self.unseen if not hand >> c & 1]
+            hand = develop_hand(hand, self.known, pool, self.extra, rng)
+        return hand
 
 
 def sample_worlds(view: PlayerView, model: OpponentModel, rng: random.Random, count: int, *,
-                  develop_per_turn: float) -> list[Hand]:
+                  develop_per_turn: float, fit: Fit | None = None,
+                  tries: int = 8) -> list[Hand]:
     """``count`` hands consistent with the view: the opponent's hand guessed by
     :func:`sample_developed_hands` (developed by ``develop_per_turn`` cards per opponent turn),
-    the rest of the unseen cards shuffled into the stock (:meth:`Hand.determinize`)."""
+    the rest of the unseen cards shuffled into the stock (:meth:`Hand.determinize`).
+
+    With a ``fit``, the guesses are also tested against the opponent's moves this hand
+    (:func:`fitting_hands`)."""
+    guesses = guess_hands(view, model, rng, count, develop_per_turn=develop_per_turn, fit=fit,
+                          tries=tries)
+    return build_worlds(view, model, rng, guesses)
+
+
+def guess_hands(view: PlayerView, model: OpponentModel, rng: random.Random, count: int, *,
+                develop_per_turn: float, fit: Fit | None = None, tries: int = 8) -> list[int]:
+    """The opponent hands of :func:`sample_worlds` (masks)."""
     extra = round(develop_per_turn * opponent_turns(view))
-    guesses = sample_developed_hands(model, rng, count, extra=extra)
+    if fit is None:
+        return sample_developed_hands(model, rng, count, extra=extra)
+    return fitting_hands(PastPlay(view), fit, model, rng, count, extra=extra, tries=tries)
+
+
+def build_worlds(view: PlayerView, model: OpponentModel, rng: random.Random,
+                 guesses: list[int]) -> list[Hand]:
+    """A world per guess of the opponent's hand: the rest of the unseen cards shuffled into
+    the stock (:meth:`Hand.determinize`)."""
     unseen = [c for c in range(52) if model.unseen >> c & 1]
     worlds = []
     for opponent in guesses:
@@ -70,6 +108,33 @@ def sample_worlds(view: PlayerView, model: OpponentModel, rng: random.Random, co
         rng.shuffle(stock)
         worlds.append(Hand.determinize(view, opponent, stock))
     return worlds
+
+
+def fitting_hands(past: PastPlay, fit: Fit, model: OpponentModel, rng: random.Random,
+                  count: int, *, extra: int, tries: int) -> list[int]:
+    """``count`` guesses of :func:`sample_developed_hands`, each kept with the probability
+    that it fits the opponent's moves (:meth:`PastPlay.weight`): a guess that would have made
+    the opponent play otherwise is rarely kept. At most ``tries`` guesses per hand asked for
+    are made; if too few are kept, the best fitting of the others make up the number (the
+    first made among equals)."""
+    guesser = _Guesser(model, extra)
+    if guesser.fixed is not None:
+        return sample_developed_hands(model, rng, count, extra=extra)
+    kept: list[int] = []
+    spare: list[tuple[float, int, int]] = []
+    made = 0
+    while len(kept) < count and made < tries * count:
+        hand = guesser.guess(rng)
+        weight = past.weight(hand, rng, fit)
+        if rng.random() < weight:
+            kept.append(hand)
+        else:
+            spare.append((-weight, made, hand))
+        made += 1
+    if len(kept) < count:
+        spare.sort()
+        kept.extend(hand for _, _, hand in spare[: count - len(kept)])
+    return kept
 
 
 def develop_hand(hand: int, known: int, pool: list[int], extra: int, rng: random.Random) -> int:
@@ -138,12 +203,3 @@ def develop_reference(hand: int, known: int, pool: list[int], extra: int,
         if not pool:
             break
     return hand
-
-
-def _weighted_sample(cards: list[int], weights: list[float], k: int,
-                     rng: random.Random) -> list[int]:
-    """``k`` distinct cards, each drawn with probability proportional to its weight."""
-    # Efraimidis-Spirakis: keys u^(1/w), keep the k largest.
-    keyed = sorted(((rng.random() ** (1.0 / w), c) for c, w in zip(cards, weights, strict=True)),
-                   reverse=True)
-    return [c for _, c in keyed[:k]]
