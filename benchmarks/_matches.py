@@ -59,6 +59,8 @@ class PlayerSpec:
                           for k in list(settings) if k.startswith(name + ".")}
                 if fields:
                     settings[name] = dataclasses.replace(default, **fields)
+                elif settings.get(name) is True:
+                    settings[name] = default
             style = {k.removeprefix("style."): settings.pop(k)
                      for k in list(settings) if k.startswith("style.")}
             if style:
@@ -77,8 +79,8 @@ class PlayerSpec:
         """``name``, ``expert:SAMPLES``, ``expert/KEY=VALUE/...`` (settings of the expert,
         e.g. ``expert/search_knocks=true/max_samples=300``; ``style.KEY=VALUE`` sets a field of
         the ``hard`` style it builds on, ``quick_fit.KEY=VALUE`` and ``patient_fit.KEY=VALUE``
-        a field of its :class:`~ginrummy.players.knowledge.Fit`s, ``quick_fit=none`` turns one
-        off) or ``hard/KEY=VALUE/...`` (fields of ``hard``'s
+        a field of its :class:`~ginrummy.players.knowledge.Fit`s, ``quick_fit=true`` gives it
+        ``QUICK_FIT`` as it is) or ``hard/KEY=VALUE/...`` (fields of ``hard``'s
         :class:`~ginrummy.players.hard.Style`, e.g. ``hard/min_knock_gain=8``)."""
         text, _, samples = text.partition(":")
         name, *pairs = text.split("/")

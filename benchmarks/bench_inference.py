@@ -11,8 +11,8 @@ the real hand (lower is better):
 * ``developed``: how often each card is in the expert's developed guesses
   (``worlds.sample_developed_hands``), without testing them against the opponent's moves;
 * ``fitted``: the same guesses kept by their fit to the opponent's moves
-  (``worlds.fitting_hands`` with the expert's ``Fit`` for that opponent), as the expert makes
-  them.
+  (``worlds.fitting_hands`` with ``QUICK_FIT`` against ``simple``, ``PATIENT_FIT`` against
+  ``hard``), as the expert makes them when told to (``quick_fit``, ``patient_fit``).
 
 It also counts how often the opponent's real hand, walked back along its real draws,
 contradicts none of its moves (``knowledge.PastPlay``): every time against ``simple``, whose
@@ -32,11 +32,17 @@ import math
 import random
 import statistics
 
-from _common import environment_lines, load_line, print_rows
+from _common import environment_lines, load_line, parse_shared_args, print_rows
 from ginrummy import Hand
 from ginrummy.players import make
 from ginrummy.players.expert import ExpertPlayer
-from ginrummy.players.knowledge import OpponentModel, PastPlay, opponent_turns
+from ginrummy.players.knowledge import (
+    PATIENT_FIT,
+    QUICK_FIT,
+    OpponentModel,
+    PastPlay,
+    opponent_turns,
+)
 from ginrummy.players.worlds import fitting_hands, sample_developed_hands
 
 
@@ -57,8 +63,7 @@ def measure(opponent: str, hands: int, guesses: int) -> tuple[dict[str, float], 
     """Mean log loss per way of guessing, the positions scored, and how many of them the
     real hand fitted with no contradiction."""
     expert = ExpertPlayer(0)
-    fit = expert.quick_fit if opponent == "simple" else expert.patient_fit
-    assert fit is not None
+    fit = QUICK_FIT if opponent == "simple" else PATIENT_FIT
     losses: dict[str, list[float]] = {"count only": [], "model": [], "developed": [],
                                       "fitted": []}
     clean = 0
@@ -96,7 +101,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=60)
     parser.add_argument("--guesses", type=int, default=200)
     parser.add_argument("--markdown", action="store_true")
-    args = parser.parse_args()
+    args = parse_shared_args(parser, None)
     for line in environment_lines(["ginrummy"]):
         print(line)
     print(f"hands   : {args.hands} per opponent, house rules, {args.guesses} guesses a position")

@@ -11,9 +11,7 @@ Regenerate only when a change of behaviour is intended: ``python tests/golden_ca
 The nine cases with ``hard`` or ``expert`` were regenerated for issue 14 (``hard``'s retuned
 style, the expert's reading of the opponent's style), and ``house-expert-hard-3`` once more
 for the expert's search against a player that holds out (1.5 standard errors, up to 400
-worlds). The three ``expert`` cases were regenerated again when its guesses of the opponent's
-hand began to be tested against the opponent's moves (``knowledge.PastPlay``); every other
-case is as first written.
+worlds); every other case is as first written.
 """
 
 from __future__ import annotations

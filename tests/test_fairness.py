@@ -16,6 +16,8 @@ import pytest
 
 from ginrummy import Hand
 from ginrummy.players import PLAYERS, make
+from ginrummy.players.expert import ExpertPlayer
+from ginrummy.players.knowledge import PATIENT_FIT, QUICK_FIT
 from players_support import RULE_SETS, Position, positions, stalled_positions
 
 
@@ -106,3 +108,26 @@ def test_the_coach_judges_the_same_whatever_the_hidden_cards() -> None:
             assert mine == theirs, (position, move)
             compared += 1
     assert compared >= 40
+
+
+def test_the_expert_that_fits_its_guesses_decides_the_same_whatever_the_hidden_cards() -> None:
+    """The trial settings that test guesses against the opponent's moves
+    (``knowledge.PastPlay``) and rank the candidates from them read the view only, too."""
+    def expert(seed: int) -> ExpertPlayer:
+        return ExpertPlayer(seed, quick_fit=QUICK_FIT, patient_fit=PATIENT_FIT,
+                            posterior_model=True)
+
+    rng = random.Random("fitted expert")
+    changed = 0
+    cases = CASES[1::4]
+    for i, position in enumerate(cases):
+        hand = position.hand()
+        other = _other_world(position, rng)
+        if other is None:
+            continue
+        seat = hand.to_play
+        view, other_view = hand.view(seat), other.view(seat)
+        assert other_view == view
+        changed += other.hands[1 - seat] != hand.hands[1 - seat] or other.stock != hand.stock
+        assert expert(i).choose(view) == expert(i).choose(other_view), position
+    assert changed >= len(cases) // 2

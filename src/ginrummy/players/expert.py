@@ -10,15 +10,16 @@ At each decision with a real choice the player:
 2. samples *worlds*: guesses of the opponent's hand drawn from ``hard``'s opponent model, each
    developed by one extra unseen card per opponent turn (in and out again if no better: a hand
    that has been played for a while is better than a fresh deal; one card per turn matches the
-   real deadwood of ``hard``'s hands turn by turn), then tested against the opponent's moves
-   this hand (:class:`~.knowledge.PastPlay`: would it have passed that card, thrown that one,
+   real deadwood of ``hard``'s hands turn by turn), and a random order of the rest of the
+   unseen cards as the stock, built with :meth:`ginrummy.hand.Hand.determinize`. Off by
+   default (trials of issue 14 found no gain, docs/players.md): with a
+   :class:`~.knowledge.Fit` for the opponent's style (``quick_fit``, ``patient_fit``, e.g.
+   :data:`~.knowledge.QUICK_FIT`), the guesses are tested against the opponent's moves this
+   hand (:class:`~.knowledge.PastPlay`: would it have passed that card, thrown that one,
    played on instead of knocking, holding this hand?) and kept in proportion to how well they
-   fit, by a :class:`~.knowledge.Fit` chosen by its style (``quick_fit``, ``patient_fit``);
-   and a random order of the rest of the unseen cards as the stock, built with
-   :meth:`ginrummy.hand.Hand.determinize`. With ``posterior_model`` (the default) the guesses
-   are made first, and ``hard``'s ranking of the candidates reads its odds of each card and
-   the danger of each discard from them (:meth:`~.knowledge.OpponentModel.blended`) instead of
-   from per-card evidence alone;
+   fit; with ``posterior_model`` as well, the guesses are made first and ``hard``'s ranking of
+   the candidates reads its odds of each card and the danger of each discard from them
+   (:meth:`~.knowledge.OpponentModel.blended`);
 3. plays every candidate in every world and the hand out to its end with a fast greedy policy
    for both seats (:mod:`ginrummy.players.rollout`; the expert's seat holds out for gin, the
    opponent holds out in half the worlds and knocks at once in the others, except that a
@@ -62,8 +63,6 @@ from ..view import PlayerView
 from .base import Player
 from .hard import HARD, HardPlayer, Style, lowering_discards
 from .knowledge import (
-    PATIENT_FIT,
-    QUICK_FIT,
     Fit,
     OpponentModel,
     knock_chances,
@@ -112,10 +111,10 @@ class ExpertPlayer(Player):
         at_once_confidence: float = 1.0,
         at_once_samples: int = 300,
         assume_at_once: bool = True,
-        quick_fit: Fit | None = QUICK_FIT,
-        patient_fit: Fit | None = PATIENT_FIT,
+        quick_fit: Fit | None = None,
+        patient_fit: Fit | None = None,
         fit_tries: int = 8,
-        posterior_model: bool = True,
+        posterior_model: bool = False,
         prior_weight: float = 10.0,
     ) -> None:
         super().__init__(seed)
