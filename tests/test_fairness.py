@@ -11,11 +11,12 @@ the same decision in both worlds. A player added to ``PLAYERS`` is covered autom
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
 from ginrummy import Hand
-from ginrummy.players import PLAYERS, make
+from ginrummy.players import PLAYERS, Player, make
 from ginrummy.players.expert import ExpertPlayer
 from ginrummy.players.knowledge import PATIENT_FIT, QUICK_FIT
 from players_support import RULE_SETS, Position, positions, stalled_positions
@@ -55,14 +56,11 @@ CASES = _cases()
 PLAYOUT_PLAYERS = frozenset({"expert"})
 
 
-@pytest.mark.parametrize("name", sorted(PLAYERS))
-def test_a_player_decides_the_same_whatever_the_hidden_cards(
-    name: str, request: pytest.FixtureRequest
-) -> None:
-    rng = random.Random(name)
+def _decides_the_same(player: Callable[[int], Player], cases: list[Position],
+                      rng: random.Random) -> None:
+    """``player(i)`` (a fresh player seeded ``i``) decides each case alike in the real
+    position and in the other world; most cases must really change the hidden cards."""
     changed = 0
-    step = 2 if name in PLAYOUT_PLAYERS and not request.config.getoption("--slow") else 1
-    cases = CASES[::step]
     for i, position in enumerate(cases):
         hand = position.hand()
         other = _other_world(position, rng)
@@ -76,9 +74,26 @@ def test_a_player_decides_the_same_whatever_the_hidden_cards(
             other.hands[1 - seat] != hand.hands[1 - seat] or other.stock != hand.stock
         )
         changed += hidden_differs
-        assert make(name, seed=i).choose(view) == make(name, seed=i).choose(other_view), (
-            name, position)
+        assert player(i).choose(view) == player(i).choose(other_view), position
     assert changed >= len(cases) // 2
+
+
+@pytest.mark.parametrize("name", sorted(PLAYERS))
+def test_a_player_decides_the_same_whatever_the_hidden_cards(
+    name: str, request: pytest.FixtureRequest
+) -> None:
+    step = 2 if name in PLAYOUT_PLAYERS and not request.config.getoption("--slow") else 1
+    _decides_the_same(lambda i: make(name, seed=i), CASES[::step], random.Random(name))
+
+
+def test_the_expert_that_fits_its_guesses_decides_the_same_whatever_the_hidden_cards() -> None:
+    """The trial settings that test guesses against the opponent's moves
+    (``knowledge.PastPlay``) and rank the candidates from them read the view only, too."""
+    def expert(seed: int) -> ExpertPlayer:
+        return ExpertPlayer(seed, quick_fit=QUICK_FIT, patient_fit=PATIENT_FIT,
+                            posterior_model=True)
+
+    _decides_the_same(expert, CASES[1::4], random.Random("fitted expert"))
 
 
 @pytest.mark.parametrize("name", sorted(PLAYERS))
@@ -108,26 +123,3 @@ def test_the_coach_judges_the_same_whatever_the_hidden_cards() -> None:
             assert mine == theirs, (position, move)
             compared += 1
     assert compared >= 40
-
-
-def test_the_expert_that_fits_its_guesses_decides_the_same_whatever_the_hidden_cards() -> None:
-    """The trial settings that test guesses against the opponent's moves
-    (``knowledge.PastPlay``) and rank the candidates from them read the view only, too."""
-    def expert(seed: int) -> ExpertPlayer:
-        return ExpertPlayer(seed, quick_fit=QUICK_FIT, patient_fit=PATIENT_FIT,
-                            posterior_model=True)
-
-    rng = random.Random("fitted expert")
-    changed = 0
-    cases = CASES[1::4]
-    for i, position in enumerate(cases):
-        hand = position.hand()
-        other = _other_world(position, rng)
-        if other is None:
-            continue
-        seat = hand.to_play
-        view, other_view = hand.view(seat), other.view(seat)
-        assert other_view == view
-        changed += other.hands[1 - seat] != hand.hands[1 - seat] or other.stock != hand.stock
-        assert expert(i).choose(view) == expert(i).choose(other_view), position
-    assert changed >= len(cases) // 2
