@@ -456,16 +456,17 @@ class PastPlay:
                 if not melds_with(hand, card):
                     weight *= fit.took_unmelded
             elif kind == "draw":
-                free = hand & ~pinned
-                count = free.bit_count()
                 if draws is not None:
                     hand &= ~(1 << draws.pop())
-                elif count:
-                    skip = randrange(count)
-                    while skip:
-                        free &= free - 1
-                        skip -= 1
-                    hand &= ~(free & -free)
+                else:
+                    free = hand & ~pinned
+                    count = free.bit_count()
+                    if count:
+                        skip = randrange(count)
+                        while skip:
+                            free &= free - 1
+                            skip -= 1
+                        hand &= ~(free & -free)
                 if other >= 0 and melds_with(hand, other):
                     weight *= fit.passed_melding
             elif card >= 0 and melds_with(hand, card):  # a pass
