@@ -60,11 +60,11 @@ class OracleHard(HardPlayer):
             return self._oracle(view)
         return super().model(view)
 
-    def _sampled_gain(self, view: PlayerView, model: OpponentModel, deadwood: int, mask: int,
-                      taken: int, *, final: bool) -> float:
+    def _sampled_outcomes(self, view: PlayerView, model: OpponentModel, deadwood: int,
+                          mask: int, taken: int, *, final: bool) -> list[float] | None:
         if self.channel == "knock":
             model = self._oracle(view)
-        return super()._sampled_gain(view, model, deadwood, mask, taken, final=final)
+        return super()._sampled_outcomes(view, model, deadwood, mask, taken, final=final)
 
 
 def _one_match(args: tuple[str, Style, str, int]) -> tuple[bool | None, int, float]:

@@ -320,3 +320,26 @@ def test_the_expert_trusts_its_search_only_once_the_opponent_knocks_at_once(
                 player.search(view, model, candidates)
         expected = player.at_once_confidence if at_once else player.confidence
         assert seen and all(c == expected for c in seen)
+
+
+def test_with_match_equity_points_past_the_target_count_for_nothing() -> None:
+    # Needing 5 points: a favourite that always scores at least 5 wins the match in every
+    # world, so a rival that scores more points does not overrule it, as it does by points.
+    _, view = _views(1)[0]
+    target = view.rules.target
+    assert not view.rules.hollywood
+    scores = [target - 30, target - 30]
+    scores[view.seat] = target - 5
+    view = replace(view, scores=(scores[0], scores[1]))
+    moves = ["discard Kc", "discard Qd"]
+    values = _values({moves[0]: [6.0, 7.0, 5.0, 9.0, 6.0, 8.0, 5.0, 7.0],
+                      moves[1]: [20.0, 18.0, 25.0, 19.0, 22.0, 30.0, 21.0, 24.0]})
+    by_points = ExpertPlayer(1)
+    by_match = ExpertPlayer(1, match_equity=True)
+    assert by_points._verdict(moves, by_points._valued(view, values)) == (1, False)
+    assert by_match._verdict(moves, by_match._valued(view, values)) == (0, False)
+    # A loss of 30 points ends the match for the opponent (it needs 30): worth nothing.
+    lost = by_match._valued(view, _values({moves[0]: [-30.0, 3.0], moves[1]: [0.0, 0.0]}))
+    assert lost.points[moves[0]][0] == 0.0
+    assert 0.0 < lost.points[moves[0]][1] < 1.0
+    assert lost.points[moves[1]][0] == lost.points[moves[1]][1] < lost.points[moves[0]][1]

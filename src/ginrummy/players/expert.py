@@ -61,6 +61,7 @@ from ..melds import discard_deadwoods, min_deadwood
 from ..move import Move
 from ..view import PlayerView
 from .base import Player
+from .equity import equity_after
 from .hard import HARD, HardPlayer, Style, lowering_discards
 from .knowledge import (
     Fit,
@@ -116,6 +117,7 @@ class ExpertPlayer(Player):
         fit_tries: int = 8,
         posterior_model: bool = False,
         prior_weight: float = 10.0,
+        match_equity: bool = False,
     ) -> None:
         super().__init__(seed)
         if samples < 1:
@@ -146,6 +148,7 @@ class ExpertPlayer(Player):
         self.fit_tries = fit_tries
         self.posterior_model = posterior_model
         self.prior_weight = prior_weight
+        self.match_equity = match_equity
         self._style_of: tuple[tuple[PlayerView, ...], bool] = ((), False)
         self._hard = HardPlayer(None, style)
         self._hard.rng = self.rng
@@ -306,7 +309,7 @@ class ExpertPlayer(Player):
         while True:
             if valued.worlds < 2:
                 return candidates[0]  # one world gives no spread: not evidence enough
-            best, unclear = self._verdict(candidates, valued, confidence)
+            best, unclear = self._verdict(candidates, self._valued(view, valued), confidence)
             done = valued.worlds
             if not unclear or done >= max_samples or (
                     deadline is not None and time.perf_counter() > deadline):
@@ -322,6 +325,17 @@ class ExpertPlayer(Player):
             for move in candidates:
                 valued.points[move].extend(extra.points[move])
             valued.worlds += extra.worlds
+
+    def _valued(self, view: PlayerView, valued: MoveValues) -> MoveValues:
+        """The playouts' values as the search weighs them: points, or with ``match_equity``
+        (outside Hollywood) the chance of winning the match after each playout's points."""
+        if not self.match_equity or view.rules.hollywood:
+            return valued
+        mine, theirs = view.scores[view.seat], view.scores[1 - view.seat]
+        need, opponent_need = view.rules.target - mine, view.rules.target - theirs
+        points = {move: [equity_after(need, opponent_need, round(p)) for p in values]
+                  for move, values in valued.points.items()}
+        return MoveValues(points, valued.wins, valued.undercuts, valued.worlds)
 
     def _verdict(self, candidates: list[str], valued: MoveValues,
                  confidence: float | None = None) -> tuple[int, bool]:

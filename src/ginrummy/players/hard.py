@@ -20,7 +20,9 @@ How it decides (every number below is a field of :class:`Style`, tuned by self-p
   layoffs by sampling opponent hands from the model, each "developed" the way a real hand is
   (drawn from more cards than it holds, keeping the best), and knocks when the expected gain
   is positive and the undercut risk acceptable; when the stock is about to run out any safe
-  knock beats a cancelled hand.
+  knock beats a cancelled hand. With ``match_equity`` (a trial setting, off) the knock's
+  sampled outcomes and playing on are weighed as chances of winning the match
+  (:mod:`.equity`) instead of points.
 * **Knock arrangement.** Among the minimum-deadwood arrangements it declares the one whose
   layoff spots the opponent is least likely to hold (weighted by their points).
 
@@ -44,6 +46,7 @@ from ..move import Move
 from ..settle import default_knock_arrangement
 from ..view import PlayerView
 from .base import Player
+from .equity import equity_after, match_equity, play_on_mean, play_on_points
 from .knowledge import (
     Evidence,
     OpponentModel,
@@ -87,6 +90,10 @@ class Style:
     max_undercut: float = 0.3
     #: Knock only when the expected points of the knock are at least this.
     min_knock_gain: float = 18.0
+    #: Weigh a knock by the chance of winning the match (:mod:`.equity`) instead of points:
+    #: the sampled outcomes of the knock against playing on (worth ``min_knock_gain`` points
+    #: on average at an even score, spread as :func:`~.equity.play_on_points`).
+    match_equity: bool = False
     #: Opponent hands sampled to estimate its deadwood.
     samples: int = 24
     #: How many extra cards a sampled opponent hand is developed from, per opponent turn.
@@ -258,35 +265,62 @@ class HardPlayer(Player):
         if self.style.knock_at_once:
             return 0.0
         final = view.stock_count <= 3
-        gain = self._sampled_gain(view, model, deadwood, mask, taken, final=final)
+        outcomes = self._sampled_outcomes(view, model, deadwood, mask, taken, final=final)
+        if outcomes is None:
+            return None
+        gain = sum(outcomes) / len(outcomes) if outcomes else 0.0
+        if self.style.match_equity and outcomes and not view.rules.hollywood:
+            return gain if self._knock_equity(view, outcomes, final) else None
         if (final and gain > 0.0) or gain >= self.style.min_knock_gain:
             return gain
         return None
+
+    def _knock_equity(self, view: PlayerView, outcomes: list[float], final: bool) -> bool:
+        """Whether the knock's outcomes (points, signed) are worth more of the match than
+        playing on (or, when the stock is about to run out, than a cancelled hand)."""
+        mine, theirs = view.scores[view.seat], view.scores[1 - view.seat]
+        need, opponent_need = view.rules.target - mine, view.rules.target - theirs
+        scale = view.multiplier
+        knock = sum(equity_after(need, opponent_need, round(p * scale))
+                    for p in outcomes) / len(outcomes)
+        if final:
+            return knock > match_equity(need, opponent_need)
+        shift = self.style.min_knock_gain - play_on_mean()
+        on = sum(q * equity_after(need, opponent_need, round((p + shift) * scale))
+                 for p, q in play_on_points())
+        return knock >= on
 
     def _sampled_gain(self, view: PlayerView, model: OpponentModel, deadwood: int, mask: int,
                       taken: int, *, final: bool) -> float:
         """Average points of a knock with the best arrangement against sampled opponent
         hands (negative when undercuts dominate); ``-inf`` when the risk is too high."""
+        outcomes = self._sampled_outcomes(view, model, deadwood, mask, taken, final=final)
+        if outcomes is None:
+            return float("-inf")
+        return sum(outcomes) / len(outcomes) if outcomes else 0.0
+
+    def _sampled_outcomes(self, view: PlayerView, model: OpponentModel, deadwood: int,
+                          mask: int, taken: int, *, final: bool) -> list[float] | None:
+        """The points of a knock with the best arrangement against each sampled opponent
+        hand (negative: an undercut); ``None`` when the undercut risk is too high."""
         rules = view.rules
         options = [c for c, dw in discard_deadwoods(mask) if dw == deadwood and c != taken]
         plan = self.knock_plan(model, mask, options)
         rng = random.Random(self.rng.getrandbits(64))
         hands = sample_developed_hands(model, rng, self.style.samples,
                                        extra=self._extra_cards(view))
-        if not hands:
-            return 0.0
-        total = 0.0
+        outcomes: list[float] = []
         undercuts = 0
         for opp in hands:
             dw = layoff_deadwood(plan.melds, opp)
             if dw <= deadwood:
                 undercuts += 1
-                total -= deadwood - dw + rules.undercut_bonus
+                outcomes.append(-(deadwood - dw + rules.undercut_bonus))
             else:
-                total += dw - deadwood
-        if not final and undercuts > self.style.max_undercut * len(hands):
-            return float("-inf")
-        return total / len(hands)
+                outcomes.append(dw - deadwood)
+        if hands and not final and undercuts > self.style.max_undercut * len(hands):
+            return None
+        return outcomes
 
     def _extra_cards(self, view: PlayerView) -> int:
         return round(self.style.develop_per_turn * opponent_turns(view))
