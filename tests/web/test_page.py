@@ -112,10 +112,12 @@ def knock_default_melds(page: Any, version: int) -> None:
         page.keyboard.press("Enter")
 
 
-def play_hand_by_clicks(page: Any, server: Server) -> dict[str, Any]:
-    for _ in range(MAX_STEPS):
+def play_by_clicks(page: Any, server: Server, moves: int) -> dict[str, Any]:
+    """Play at most ``moves`` of the person's moves by clicks (each answered by the computer's
+    moves, shown on the page), stopping early at the hand's end; the state after them."""
+    for _ in range(moves):
         if page.locator("#hand-end").is_visible():
-            return state_of(page, server)
+            break
         state = state_of(page, server)
         move = choose(state)
         act = button_for(state, move)
@@ -130,7 +132,13 @@ def play_hand_by_clicks(page: Any, server: Server) -> dict[str, Any]:
         if act == "knock":
             knock_default_melds(page, state["version"])
         wait_after(page, state["version"])
-    raise AssertionError("the hand did not end")
+    return state_of(page, server)
+
+
+def play_hand_by_clicks(page: Any, server: Server) -> dict[str, Any]:
+    final = play_by_clicks(page, server, MAX_STEPS)
+    assert page.locator("#hand-end").is_visible(), "the hand did not end"
+    return final
 
 
 def play_hand_by_keyboard(page: Any, server: Server) -> dict[str, Any]:
