@@ -16,7 +16,15 @@ from ginrummy.shuffle import SealError, check_client_seed
 from ginrummy.verify import verify_record
 
 from .conftest import Server
-from .test_page import deal, open_table, play_hand_by_clicks, state_of, wait_after
+from .test_page import (
+    MAX_STEPS,
+    deal,
+    finish_hand_through_api,
+    open_table,
+    play_hand_by_clicks,
+    state_of,
+    wait_after,
+)
 
 #: Every check the view runs for a hand this browser saw from its commitment to its end.
 ALL_CHECKS = ["seen", "seed", "nonce", "version", "commitment", "deck", "hands", "upcard",
@@ -137,9 +145,15 @@ def test_the_verify_view_names_the_check_a_tampered_report_fails(
 ) -> None:
     # Dealt as a person starts: Start deals at once with the seed drawn in the browser, and
     # every check (the commitment seen before the deal and the seed sent included) passes.
+    # The hand is played through the API with the page's token (the test above plays one by
+    # clicks) and the reloaded page checks it.
     open_table(page, live_server)
     deal(page)
-    final = play_hand_by_clicks(page, live_server)
+    finish_hand_through_api(page, live_server, MAX_STEPS)
+    final = state_of(page, live_server)
+    assert final["hand"]["result"] is not None
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
     page.wait_for_selector('#seal-verdict[data-ok="true"]')
     page.click("#btn-verify")
     assert checks_shown(page) == dict.fromkeys(ALL_CHECKS, True)
