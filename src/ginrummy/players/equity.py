@@ -22,12 +22,11 @@ import json
 from functools import lru_cache
 from importlib import resources
 
-import numpy as np
-
 __all__ = ["hand_points", "play_on_points", "play_on_mean", "match_equity", "equity_after"]
 
-#: Needs beyond this are read as this (the table is built once per process; far from the
-#: target one point more or less barely moves the chance).
+#: Needs beyond this are read as this (far from the target one point more or less barely
+#: moves the chance). The table is plain Python (the package's core is compiled by mypyc,
+#: whose build does not have numpy) and built once per process, as far as the needs asked.
 MAX_NEED = 300
 
 
@@ -59,29 +58,30 @@ def play_on_mean() -> float:
     return sum(p * q for p, q in play_on_points())
 
 
-@lru_cache(maxsize=1)
-def _table() -> np.ndarray:
-    """``W[a, b]``: the chance of winning needing ``a`` against an opponent needing ``b``."""
-    size = MAX_NEED + 1
+@lru_cache(maxsize=4)
+def _table(size: int) -> list[list[float]]:
+    """``W[a][b]`` for needs below ``size``: the chance of winning needing ``a`` against an
+    opponent needing ``b`` (a smaller table is the corner of a larger one)."""
     points = hand_points()
     top = max(p for p, _ in points)
-    prob = np.zeros(top + 1)
+    prob = [0.0] * (top + 1)
     for p, q in points:
         prob[p] = q
     # tail[k]: the chance a won hand scores k points or more.
-    tail = np.concatenate([np.cumsum(prob[::-1])[::-1], [0.0]])
-    table = np.zeros((size, size))
-    table[0, 1:] = 1.0
+    tail = [0.0] * (top + 2)
+    for k in range(top, -1, -1):
+        tail[k] = tail[k + 1] + prob[k]
+    table = [[0.0] * size for _ in range(size)]
+    table[0] = [0.0] + [1.0] * (size - 1)
     for a in range(1, size):
+        row = table[a]
+        reach_a = min(a, top + 1)
         for b in range(1, size):
             # This player wins the hand: reaches the target with x >= a, else needs a - x.
-            reach = min(a, top + 1)
-            mine = tail[reach] + float(prob[1:reach] @ table[a - 1:a - reach:-1, b]) \
-                if reach > 1 else tail[reach]
+            mine = tail[reach_a] + sum(prob[x] * table[a - x][b] for x in range(1, reach_a))
             # The opponent wins it: this player loses with y >= b, else it needs b - y.
-            reach = min(b, top + 1)
-            theirs = float(prob[1:reach] @ table[a, b - 1:b - reach:-1]) if reach > 1 else 0.0
-            table[a, b] = 0.5 * (mine + theirs)
+            theirs = sum(prob[y] * row[b - y] for y in range(1, min(b, top + 1)))
+            row[b] = 0.5 * (mine + theirs)
     return table
 
 
@@ -92,7 +92,9 @@ def match_equity(need: int, opponent_need: int) -> float:
         return 1.0
     if opponent_need <= 0:
         return 0.0
-    return float(_table()[min(need, MAX_NEED), min(opponent_need, MAX_NEED)])
+    a, b = min(need, MAX_NEED), min(opponent_need, MAX_NEED)
+    size = -(-(max(a, b) + 1) // 50) * 50  # in steps of 50: few tables per process
+    return _table(size)[a][b]
 
 
 def equity_after(need: int, opponent_need: int, points: int) -> float:
