@@ -1,5 +1,7 @@
-"""The page in Debian's Chromium (Playwright) against the real server: a whole hand by clicks
-and by keyboard only, reload resumes, a phone-sized screen, and an illegal action's reason.
+"""The page in Debian's Chromium (Playwright) against the real server: a whole hand by clicks,
+reload resumes, a phone-sized screen, and an illegal action's reason. (The whole hand by
+keyboard only is played in ``test_page_phone.py``, at desktop size, where the layout of the same
+hand is checked too.)
 
 The tests decide like a person who reads the table: the move is chosen from the player's own
 state (the same JSON the page shows), then made through the page.
@@ -141,9 +143,22 @@ def play_hand_by_clicks(page: Any, server: Server) -> dict[str, Any]:
     return final
 
 
+#: The key of each action button.
+KEYS = {"pass": "p", "draw": "d", "take": "t", "discard": "x", "knock": "k", "gin": "g",
+        "big_gin": "b"}
+
+
+def focus_card_by_keyboard(page: Any, card: str) -> None:
+    """Move the focus to ``card`` in the hand with the keys alone (h, Home, arrows)."""
+    order = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")
+    page.keyboard.press("h")
+    page.keyboard.press("Home")
+    for _ in range(order.index(card)):
+        page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.card") == card
+
+
 def play_hand_by_keyboard(page: Any, server: Server) -> dict[str, Any]:
-    keys = {"pass": "p", "draw": "d", "take": "t", "discard": "x", "knock": "k", "gin": "g",
-            "big_gin": "b"}
     for _ in range(MAX_STEPS):
         if page.locator("#hand-end").is_visible():
             return state_of(page, server)
@@ -152,15 +167,10 @@ def play_hand_by_keyboard(page: Any, server: Server) -> dict[str, Any]:
         act = button_for(state, move)
         if act in ("discard", "knock", "gin"):
             card = move.split()[1]
-            order = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")
-            page.keyboard.press("h")
-            page.keyboard.press("Home")
-            for _ in range(order.index(card)):
-                page.keyboard.press("ArrowRight")
-            assert page.evaluate("document.activeElement.dataset.card") == card
+            focus_card_by_keyboard(page, card)
             page.keyboard.press("Enter")
             assert page.get_attribute(f'#hand .card[data-card="{card}"]', "aria-pressed") == "true"
-        page.keyboard.press(keys[act])
+        page.keyboard.press(KEYS[act])
         if act == "knock":
             knock_default_melds(page, state["version"])
         wait_after(page, state["version"])
@@ -198,27 +208,6 @@ def test_a_whole_hand_by_clicks_with_the_computer_shown_move_by_move(
     assert page.evaluate("window.__flyers") > 0  # cards flew (motion allowed here)
     assert not page.errors
     ctx.close()
-
-
-def test_a_whole_hand_by_keyboard_only(context: Any, live_server: Server, artifacts: Path) -> None:
-    page = context.new_page()
-    page.add_init_script(COUNT_FLYERS)
-    open_table(page, live_server)
-    deal(page, keyboard=True)
-    play_hand_by_keyboard(page, live_server)
-    assert page.evaluate("document.activeElement.id") == "btn-next"
-    assert page.evaluate("window.__flyers") == 0  # reduced motion: nothing flies
-    # The hand's result was announced to screen readers.
-    page.locator("#announcer").filter(has_text="score").or_(
-        page.locator("#announcer").filter(has_text="cancelled")).wait_for(state="attached")
-    page.screenshot(path=str(artifacts / "page-keyboard-end.png"), full_page=True)
-    before = state_of(page, live_server)
-    if before["status"] == "between_hands":
-        page.keyboard.press("n")
-        wait_after(page, before["version"])
-        assert state_of(page, live_server)["hand"]["number"] == 2
-        assert page.locator("#hand-end").is_hidden()
-    assert not page.errors
 
 
 def test_reload_mid_hand_resumes_exactly(context: Any, live_server: Server) -> None:

@@ -21,11 +21,15 @@ from playwright.sync_api import expect
 from .conftest import Server
 from .helpers import choose
 from .test_page import (
+    COUNT_FLYERS,
+    KEYS,
     button_for,
     deal,
     finish_hand_through_api,
+    focus_card_by_keyboard,
     open_table,
     play_hand_by_clicks,
+    play_hand_by_keyboard,
     state_of,
     wait_after,
 )
@@ -93,9 +97,15 @@ def axe_violations(page: Any) -> list[str]:
 def test_a_turn_fits_on_one_screen_and_the_result_is_in_view(
     sized: Any, live_server: Server, artifacts: Path
 ) -> None:
+    """On the phones the hand is played by clicks and taps; on the desktop by keyboard only
+    (the whole hand: the deal, every move, the selection and the next hand), with reduced
+    motion, so nothing flies, and the result announced to screen readers."""
     page = sized
+    by_keys = page.size_name == "desktop"
+    if by_keys:
+        page.add_init_script(COUNT_FLYERS)
     open_table(page, live_server)
-    deal(page)
+    deal(page, keyboard=by_keys)
     assert page.evaluate("scrollY") == 0
     # After the deal, without scrolling: the computer's summary, both piles, the prompt, every
     # card of your hand and the action buttons.
@@ -114,7 +124,10 @@ def test_a_turn_fits_on_one_screen_and_the_result_is_in_view(
     while state["hand"]["phase"] != "discard" and not state["hand"]["result"]:
         move = choose(state)
         act = button_for(state, move)
-        page.click("#stock" if act == "draw" else f"[data-act={act}]")
+        if by_keys:
+            page.keyboard.press(KEYS[act])
+        else:
+            page.click("#stock" if act == "draw" else f"[data-act={act}]")
         wait_after(page, state["version"])
         state = state_of(page, live_server)
     if not state["hand"]["result"]:
@@ -122,16 +135,23 @@ def test_a_turn_fits_on_one_screen_and_the_result_is_in_view(
             inside(page, f"#hand .card >> nth={i}")
         inside(page, "[data-act=discard]")
         page.screenshot(path=str(artifacts / f"mid-hand-{page.size_name}.png"))
-        # With a "new" card and a selected one (its ✓); a second click puts it back.
+        # With a "new" card and a selected one (its ✓); a second click (or Enter) puts it back.
         last = page.locator("#hand .card").last
-        last.click()
+        if by_keys:
+            focus_card_by_keyboard(page, str(last.get_attribute("data-card")))
+            page.keyboard.press("Enter")
+        else:
+            last.click()
         expect(last).to_have_attribute("aria-pressed", "true")
         assert axe_violations(page) == []
-        last.click()
+        if by_keys:
+            page.keyboard.press("Enter")
+        else:
+            last.click()
         expect(last).to_have_attribute("aria-pressed", "false")
     # The hand's end (a knock, a gin or a dead hand): its title, the result in words and the
     # Next hand button are in view, announced, and the computer's backs are gone.
-    final = play_hand_by_clicks(page, live_server)
+    final = (play_hand_by_keyboard if by_keys else play_hand_by_clicks)(page, live_server)
     result = final["hand"]["result"]
     page.locator("#announcer").filter(has_text=result["explanation"]).wait_for(state="attached")
     for sel in ("#end-title", "#end-text", "#btn-next"):
@@ -143,6 +163,13 @@ def test_a_turn_fits_on_one_screen_and_the_result_is_in_view(
     assert final["meta"]["sealed"]["hand"]["server_seed"] not in page.inner_text("body")
     page.screenshot(path=str(artifacts / f"hand-end-{page.size_name}.png"))
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    if by_keys:
+        assert page.evaluate("window.__flyers") == 0  # reduced motion: nothing flies
+        if final["status"] == "between_hands":  # "n" deals the next hand
+            page.keyboard.press("n")
+            wait_after(page, final["version"])
+            assert state_of(page, live_server)["hand"]["number"] == 2
+            assert page.locator("#hand-end").is_hidden()
     assert not page.errors
 
 
