@@ -95,3 +95,25 @@ def test_a_build_from_other_sources_is_stale(tmp_path: Path) -> None:
 def test_the_public_calls_are_the_same_objects_either_way() -> None:
     assert ginrummy.deadwood is ginrummy.solve.deadwood
     assert ginrummy.settle_hand is ginrummy.settle.settle_hand
+
+
+def test_the_set_up_reports_a_core_that_did_not_compile(tmp_path: Path) -> None:
+    """``scripts/setup`` runs ``native.py --report`` after the install: beside sources with no
+    build, on a machine that could compile them, it must warn, naming the modules."""
+    script = Path(native.__file__ or "").with_suffix(".py")
+    (tmp_path / "native.py").write_text(script.read_text())
+    for name in native.COMPILED:
+        (tmp_path / f"{name}.py").write_text("")
+    done = subprocess.run(
+        [sys.executable, str(tmp_path / "native.py"), "--report"], capture_output=True,
+        text=True, check=True, timeout=60, env={**os.environ, "GINRUMMY_PURE": ""},
+    )
+    if native.why_not_compile() is not None:
+        assert "plain Python" in done.stdout
+    else:
+        assert "WARNING" in done.stderr and "melds.py" in done.stderr
+    here = subprocess.run(
+        [sys.executable, str(script), "--report"], capture_output=True, text=True, check=True,
+        timeout=60,
+    )
+    assert ("core is compiled" in here.stdout) == native.compiled()

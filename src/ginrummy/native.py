@@ -17,7 +17,8 @@ beside the others compiled would hold two copies of every class.
 
 Run as a script (``python src/ginrummy/native.py --stale``) it exits 1 when the build is
 stale or partial, without importing the package: ``scripts/setup`` asks it whether to compile
-again.
+again. With ``--report`` it says whether the core is compiled, and warns loudly when the machine
+could compile it and the build did not (``setup.py`` then installs plain Python).
 """
 
 from __future__ import annotations
@@ -133,7 +134,23 @@ def choose(package: str) -> None:
 if __package__:  # imported as ginrummy.native, not run as a script
     choose(__package__)
 elif __name__ == "__main__":
-    if sys.argv[1:] != ["--stale"]:
-        sys.exit("usage: python src/ginrummy/native.py --stale")
     missing = [n for n in COMPILED if not built_files(n)]
-    sys.exit(1 if stale() or len(missing) not in (0, len(COMPILED)) else 0)
+    if sys.argv[1:] == ["--stale"]:
+        sys.exit(1 if stale() or len(missing) not in (0, len(COMPILED)) else 0)
+    if sys.argv[1:] == ["--report"]:
+        why = why_not_compile()
+        if not missing:
+            pure = " (GINRUMMY_PURE is set: this shell runs the Python source)"
+            print(f"ginrummy: the engine's core is compiled{pure if forced_pure() else ''}")
+        elif why is not None:
+            print(f"ginrummy: the engine's core runs as plain Python ({why})")
+        else:
+            print(
+                f"ginrummy: WARNING: this machine can compile the engine's core, but"
+                f" {', '.join(f'{n}.py' for n in missing)} did not compile: it runs as plain"
+                " Python, several times slower (`.venv/bin/pip install -v -e .` shows mypyc's"
+                " error)",
+                file=sys.stderr,
+            )
+        sys.exit(0)
+    sys.exit("usage: python src/ginrummy/native.py --stale | --report")
