@@ -208,4 +208,7 @@ def store(tmp_path: Path) -> Iterator[Store]:
 
 @pytest.fixture()
 def client(store: Store) -> TestClient:
-    return TestClient(create_app(store=store))
+    # The coach answers in the request's thread: its worker processes run at a lower priority
+    # (limits.COACH_NICENESS), which beside the other test worker's load starves them; the
+    # pool of processes has its own tests (test_hardening_cpu.py).
+    return TestClient(create_app(store=store, coach_processes=0))

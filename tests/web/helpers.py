@@ -43,23 +43,23 @@ def choose(state: dict[str, Any], rng: random.Random | None = None, wild: float 
 
 def card_tokens(data: Any) -> set[str]:
     """Every card named anywhere in ``data`` (strings inside dicts and lists), as ``7h``."""
-    found: set[str] = set()
-
-    def walk(x: Any) -> None:
+    strings: list[str] = []
+    stack = [data]
+    while stack:
+        x = stack.pop()
         if isinstance(x, str):
-            found.update(m.group(1) for m in _CODE.finditer(x))
-            for m in _SYMBOL.finditer(x):
-                rank = "T" if m.group(1) == "10" else m.group(1)
-                found.add(rank + _SUIT_OF_SYMBOL[m.group(2)])
+            strings.append(x)
         elif isinstance(x, dict):
-            for k, v in x.items():
-                walk(k)
-                walk(v)
+            stack.extend(x.keys())
+            stack.extend(x.values())
         elif isinstance(x, list):
-            for v in x:
-                walk(v)
-
-    walk(data)
+            stack.extend(x)
+    # One search over every string, each on a line of its own: a newline is neither a letter
+    # nor a digit, so no name is made of the end of one string and the start of the next.
+    text = "\n".join(strings)
+    found = set(_CODE.findall(text))
+    for rank, suit in _SYMBOL.findall(text):
+        found.add(("T" if rank == "10" else rank) + _SUIT_OF_SYMBOL[suit])
     return found
 
 
@@ -212,7 +212,7 @@ def people_app(tmp_path: Any) -> Iterator[tuple[Any, Clock, Any, list[tuple[str,
     from ginrummy.web import create_app
 
     store = Store(f"sqlite:///{tmp_path / 'people.sqlite3'}")
-    app = create_app(store=store)
+    app = create_app(store=store, coach_processes=0)  # the coach in-thread (conftest.client)
     service = app.state.service
     clock = Clock()
     changes: list[tuple[str, int]] = []

@@ -22,9 +22,10 @@ from .test_api import advance, new_match, new_player, secrets_now
 
 @pytest.fixture()
 def client(store: Store) -> TestClient:
-    # Rate limits off: these tests ask for remarks far faster than anyone plays (the limits
-    # have their own tests in test_hardening_cpu.py).
-    app = create_app(store=store, limits=RateLimits.off())
+    # Rate limits off: these tests ask for remarks far faster than anyone plays; the coach in
+    # the request's thread (the limits and the coach's worker processes have their own tests
+    # in test_hardening_cpu.py).
+    app = create_app(store=store, limits=RateLimits.off(), coach_processes=0)
     app.state.coach.samples = 4  # the API's behaviour, not the coach's precision, is tested
     return TestClient(app)
 
