@@ -401,8 +401,10 @@ def test_play_against_a_policy_module_in_the_terminal(tmp_path: Path) -> None:
                    TERM="xterm", PATH="/usr/bin:/bin")
 
     def spawn(*args: str) -> Any:
-        return pexpect.spawn(sys.executable, ["-m", "ginrummy", "play", "--plain", *args],
-                             env=environ, encoding="utf-8", dimensions=(60, 200), timeout=30)
+        child = pexpect.spawn(sys.executable, ["-m", "ginrummy", "play", "--plain", *args],
+                              env=environ, encoding="utf-8", dimensions=(60, 200), timeout=30)
+        child.delaybeforesend = None  # pexpect sleeps 50 ms before each line by default
+        return child
 
     # A fixed seed: the same deals every run (a random one could end the match within the
     # moves below, leaving no save to resume).

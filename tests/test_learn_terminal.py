@@ -31,8 +31,10 @@ def spawn(*args: str, data: Path | None = None) -> pexpect.spawn:
         env.pop(sized, None)
     if data is not None:
         env["GINRUMMY_DATA_DIR"] = str(data)
-    return pexpect.spawn(sys.executable, ["-m", "ginrummy", *args], env=env, encoding="utf-8",
-                         dimensions=(60, 250), timeout=TIMEOUT)
+    child = pexpect.spawn(sys.executable, ["-m", "ginrummy", *args], env=env,
+                          encoding="utf-8", dimensions=(60, 250), timeout=TIMEOUT)
+    child.delaybeforesend = None  # pexpect sleeps 50 ms before each line by default
+    return child
 
 
 def test_learn_lists_plays_and_explains_a_situation() -> None:

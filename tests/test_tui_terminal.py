@@ -33,7 +33,7 @@ def spawn(data: Path, *args: str) -> pexpect.spawn:
     env.pop("NO_COLOR", None)
     for sized in ("COLUMNS", "LINES"):  # the pseudo-terminal's own size applies (xdist sets 80)
         env.pop(sized, None)
-    return pexpect.spawn(
+    child = pexpect.spawn(
         sys.executable,
         ["-m", "ginrummy", "play", *args],
         env=env,
@@ -41,6 +41,8 @@ def spawn(data: Path, *args: str) -> pexpect.spawn:
         dimensions=(60, 200),
         timeout=TIMEOUT,
     )
+    child.delaybeforesend = None  # pexpect sleeps 50 ms before each line by default
+    return child
 
 
 def prompt(child: pexpect.spawn) -> str | None:
