@@ -9,9 +9,9 @@ person's table with a computer that is reseeded before each decision.
 
 Regenerate only when a change of behaviour is intended: ``python tests/golden_cases.py``.
 The nine cases with ``hard`` or ``expert`` were regenerated for issue 14 (``hard``'s retuned
-style, the expert's reading of the opponent's style), and ``house-expert-hard-3`` once more
+style, the expert's reading of the opponent's style), and ``house-expert-hard-3`` twice more
 for the expert's search against a player that holds out (1.5 standard errors, up to 400
-worlds); every other case is as first written.
+worlds; then the knock searched too); every other case is as first written.
 """
 
 from __future__ import annotations

@@ -343,3 +343,26 @@ def test_with_match_equity_points_past_the_target_count_for_nothing() -> None:
     assert lost.points[moves[0]][0] == 0.0
     assert 0.0 < lost.points[moves[0]][1] < 1.0
     assert lost.points[moves[1]][0] == lost.points[moves[1]][1] < lost.points[moves[0]][1]
+
+
+def test_the_knock_is_searched_only_against_a_player_that_holds_out() -> None:
+    """``patient_search_knocks``: where a knock short of gin is legal, against ``hard`` (seen
+    letting knocks go by) the knock is one of the candidates, beside the best discards;
+    against ``simple`` (seen knocking at every chance) the candidates are the default's."""
+    for opponent, patient in (("hard", True), ("simple", False)):
+        views = [v for v in _played(opponent, f"knocks-{opponent}", 6)[1]
+                 if v.earlier_hands and v.phase == "discard"
+                 and any(m.startswith("knock") for m in v.legal_moves)
+                 and min(dw for _, dw in discard_deadwoods(v.hand_mask)) > 0]  # not gin
+        assert views, opponent
+        searching = ExpertPlayer(3, samples=8, patient_search_knocks=True)
+        default = ExpertPlayer(3, samples=8)
+        for view in views:
+            assert searching.knocks_at_once(view) == (not patient)
+            model = default._hard.model(view)
+            mine, plain = searching.candidates(view, model), default.candidates(view, model)
+            if patient:
+                assert any(c.startswith("knock") for c in mine), mine
+                assert len(mine) > 1 and mine[0] == plain[0]  # hard's favourite stays first
+            else:
+                assert mine == plain

@@ -4,9 +4,12 @@ At each decision with a real choice the player:
 
 1. lists a few candidate moves, ranked by ``hard``'s rules: take or not at a draw (a take is
    considered only when it lowers the deadwood); the best few discards by ``hard``'s score at
-   a discard. Whether to knock is ``hard``'s decision (its sampled estimate of the undercut
-   risk): when ``hard`` would knock the expert knocks, otherwise knocks are not searched
-   (``search_knocks=True`` adds the best knock to the candidates instead);
+   a discard. Against an opponent that knocks at its first chance, whether to knock is
+   ``hard``'s decision (its sampled estimate of the undercut risk): when ``hard`` would knock
+   the expert knocks, otherwise knocks are not searched. Against one that holds out
+   (``patient_search_knocks``, on by default) the best knock is a candidate beside the best
+   discards, ``hard``'s choice between them first (``search_knocks=True``: against every
+   opponent);
 2. samples *worlds*: guesses of the opponent's hand drawn from ``hard``'s opponent model, each
    developed by one extra unseen card per opponent turn (in and out again if no better: a hand
    that has been played for a while is better than a fresh deal; one card per turn matches the
@@ -102,6 +105,7 @@ class ExpertPlayer(Player):
         opponent_thresholds: tuple[int, ...] = OPPONENT_THRESHOLDS,
         develop_per_turn: float = 1.0,
         search_knocks: bool = False,
+        patient_search_knocks: bool = True,
         confidence: float = 1.5,
         consistent_styles: bool = True,
         keep_pairs: float = 0.0,
@@ -134,6 +138,7 @@ class ExpertPlayer(Player):
         self.opponent_thresholds = tuple(opponent_thresholds)
         self.develop_per_turn = develop_per_turn
         self.search_knocks = search_knocks
+        self.patient_search_knocks = patient_search_knocks
         self.confidence = confidence
         self.consistent_styles = consistent_styles
         self.keep_pairs = keep_pairs
@@ -200,6 +205,8 @@ class ExpertPlayer(Player):
         knockable = [(c, dw) for c, dw in options if dw <= view.knock_limit]
         out: list[str] = []
         hard_knocks = False
+        search_knocks = self.search_knocks or (
+            self.patient_search_knocks and not self.knocks_at_once(view))
         if knockable:
             least = min(dw for _, dw in knockable)
             plan = hard.knock_plan(model, mask, [c for c, dw in knockable if dw == least])
@@ -207,14 +214,14 @@ class ExpertPlayer(Player):
             if least == 0 or phase == "last_chance_knock":
                 return [knock]
             hard_knocks = hard.should_knock(view, model, least, mask, taken)
-            if not self.search_knocks:
+            if not search_knocks:
                 if hard_knocks:
                     return [knock]
             else:
                 out.append(knock)
         ranked = hard.rank_discards(view, model, options)
         out.extend(Move.discard(card) for _, card in ranked[: self.max_candidates])
-        if len(out) > 1 and knockable and self.search_knocks and not hard_knocks:
+        if len(out) > 1 and knockable and search_knocks and not hard_knocks:
             out.append(out.pop(0))  # hard would play on: its favourite is the best discard
         return out
 
