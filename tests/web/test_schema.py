@@ -14,10 +14,15 @@ import schemathesis
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
 from schemathesis.core.parameters import ParameterLocation
-from schemathesis.specs.openapi.checks import ignored_auth, missing_required_header
+from schemathesis.specs.openapi.checks import (
+    ignored_auth,
+    missing_required_header,
+    negative_data_rejection,
+)
 
 from ginrummy.store import Store
 from ginrummy.web import create_app
+from ginrummy.web.app import MAX_BODY
 
 _folder = tempfile.mkdtemp(prefix="ginrummy-schema-")
 _store = Store(f"sqlite:///{_folder}/games.sqlite3")
@@ -60,5 +65,11 @@ def test_no_server_error_for_any_generated_request(case: schemathesis.Case) -> N
         case.path_parameters = {**case.path_parameters, "match_id": MATCH}
     case.headers = headers
     response = case.call()
+    if response.status_code == 413:
+        # A body over the limit is refused before it is read, whatever it holds: a rejection
+        # (documented for every route), though not one of the codes the negative-data check
+        # expects. The answer must be that limit's own (app.py), in JSON.
+        assert response.json() == {"detail": f"The request body is over {MAX_BODY} bytes."}
+        excluded = [*excluded, negative_data_rejection]
     case.validate_response(response, excluded_checks=excluded)
     assert response.status_code < 500
