@@ -36,6 +36,7 @@ from ginrummy.move import Move
 from ginrummy.players import make
 from ginrummy.rules import PROFILE_NAMES
 from ginrummy.table import Computer, Table
+from tui_support import spawn_ginrummy
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -401,10 +402,8 @@ def test_play_against_a_policy_module_in_the_terminal(tmp_path: Path) -> None:
                    TERM="xterm", PATH="/usr/bin:/bin")
 
     def spawn(*args: str) -> Any:
-        child = pexpect.spawn(sys.executable, ["-m", "ginrummy", "play", "--plain", *args],
-                              env=environ, encoding="utf-8", dimensions=(60, 200), timeout=30)
-        child.delaybeforesend = None  # pexpect sleeps 50 ms before each line by default
-        return child
+        return spawn_ginrummy(["play", "--plain", *args], env=environ, dimensions=(60, 200),
+                              timeout=30)
 
     # A fixed seed: the same deals every run (a random one could end the match within the
     # moves below, leaving no save to resume).

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from pathlib import Path
 
 import pexpect
@@ -18,6 +17,7 @@ from ginrummy.lessons import answer, load_situations
 from ginrummy.tui.lesson import LessonTable
 from ginrummy.tui.parse import typed_card
 from ginrummy.tui.render import asciify
+from tui_support import spawn_ginrummy
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 SPECS = SRC / "ginrummy" / "situations" / "specs"
@@ -31,9 +31,8 @@ def spawn(*args: str, data: Path | None = None) -> pexpect.spawn:
         env.pop(sized, None)
     if data is not None:
         env["GINRUMMY_DATA_DIR"] = str(data)
-    child = pexpect.spawn(sys.executable, ["-m", "ginrummy", *args], env=env,
-                          encoding="utf-8", dimensions=(60, 250), timeout=TIMEOUT)
-    child.delaybeforesend = None  # pexpect sleeps 50 ms before each line by default
+    child: pexpect.spawn = spawn_ginrummy(list(args), env=env, dimensions=(60, 250),
+                                          timeout=TIMEOUT)
     return child
 
 

@@ -22,6 +22,7 @@ from ginrummy.match import Match
 from ginrummy.melds import min_deadwood
 from ginrummy.rules import get_rules
 from ginrummy.tui.sealing import derived_client_seed, make_sealer
+from tui_support import spawn_ginrummy
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 TIMEOUT = 30
@@ -33,15 +34,8 @@ def spawn(data: Path, *args: str) -> pexpect.spawn:
     env.pop("NO_COLOR", None)
     for sized in ("COLUMNS", "LINES"):  # the pseudo-terminal's own size applies (xdist sets 80)
         env.pop(sized, None)
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "ginrummy", "play", *args],
-        env=env,
-        encoding="utf-8",
-        dimensions=(60, 200),
-        timeout=TIMEOUT,
-    )
-    child.delaybeforesend = None  # pexpect sleeps 50 ms before each line by default
+    child: pexpect.spawn = spawn_ginrummy(["play", *args], env=env, dimensions=(60, 200),
+                                          timeout=TIMEOUT)
     return child
 
 

@@ -1,12 +1,28 @@
-"""Helpers shared by the terminal-table tests: known deals and a scripted human."""
+"""Helpers shared by the terminal-table tests: known deals, a scripted human and the program
+started in a pseudo-terminal."""
 
 from __future__ import annotations
+
+import sys
+from typing import Any
 
 from ginrummy.cards import Card, parse_cards
 from ginrummy.match import Match
 from ginrummy.melds import min_deadwood
 from ginrummy.rules import RulesLike
 from ginrummy.view import PlayerView
+
+
+def spawn_ginrummy(args: list[str], *, env: dict[str, str], dimensions: tuple[int, int],
+                   timeout: float) -> Any:
+    """``python -m ginrummy *args`` in a pseudo-terminal (a ``pexpect.spawn``), sending each line
+    at once: pexpect's default sleeps 50 ms before every send."""
+    import pexpect
+
+    child = pexpect.spawn(sys.executable, ["-m", "ginrummy", *args], env=env, encoding="utf-8",
+                          dimensions=dimensions, timeout=timeout)
+    child.delaybeforesend = None
+    return child
 
 
 def deck_for(human: str, computer: str, upcard: str, *, human_deals: bool = False) -> list[int]:
