@@ -924,6 +924,16 @@ class Store(_PeopleStore):
         unknown, used or expired code."""
         return _tokens.claim_transfer_code(self, code)
 
+    # Rate limits.
+
+    def rate_hit(self, kind: str, who: str, windows: Sequence[tuple[int, float]],
+                 now: float) -> tuple[int, float] | None:
+        """Count a request of ``kind`` from ``who`` at ``now`` (seconds since the epoch)
+        against ``windows`` (``(amount, seconds)``), for every process on this database:
+        ``None`` if let through (and counted), else ``(index of the window it is over,
+        seconds until that window lets one more in)`` (:mod:`ginrummy.store_limits`)."""
+        return _limits.hit(self, _limits.limit_key(kind, who), windows, now)
+
     # Matches.
 
     def create_match(
@@ -1348,6 +1358,7 @@ def _make_engine(url: str, *, echo: bool) -> Engine:
     return engine
 
 
-# The token tables live in a module of their own; importing it here registers them with
-# the models (it imports this module's names, so it comes last).
+# The token and rate-limit tables live in modules of their own; importing them here registers
+# them with the models (they import this module's names, so they come last).
+from . import store_limits as _limits  # noqa: E402
 from . import store_tokens as _tokens  # noqa: E402

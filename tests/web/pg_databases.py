@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
@@ -21,3 +23,12 @@ def new_pg_database(cluster: str) -> Iterator[str]:
         with admin.connect() as conn:
             conn.execute(text(f"DROP DATABASE {name} WITH (FORCE)"))
         admin.dispose()
+
+
+def database_url(request: Any, tmp_path: Path) -> Iterator[str]:
+    """For a fixture parametrized ``"sqlite"`` / ``"postgresql"``: the URL of an empty
+    database, a new SQLite file or a new database on the test cluster (dropped after)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'games.sqlite3'}"
+        return
+    yield from new_pg_database(request.getfixturevalue("pg_url"))

@@ -16,7 +16,7 @@ import pytest
 
 from .conftest import Server
 from .helpers import choose
-from .pg_databases import new_pg_database
+from .pg_databases import database_url
 
 #: How many fresh connections may be tried before both workers must have answered.
 TRIES = 400
@@ -27,10 +27,7 @@ TRIES = 400
 @pytest.fixture(params=["sqlite", pytest.param("postgresql",
                                                marks=[pytest.mark.postgres, pytest.mark.slow])])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'games.sqlite3'}"
-        return
-    yield from new_pg_database(request.getfixturevalue("pg_url"))
+    yield from database_url(request, tmp_path)
 
 
 @pytest.fixture()
@@ -159,3 +156,44 @@ def test_simultaneous_starts_on_two_workers_leave_one_match_playing(server: Serv
                     for m in made]
         unfinished = [s for s in statuses if s != "abandoned"]
         assert len(unfinished) == 1, statuses
+
+
+def _client_on(url: str, worker: str) -> httpx.Client:
+    """A client whose one connection reached ``worker`` (new connections until one does)."""
+    for _ in range(TRIES):
+        client = httpx.Client(base_url=url, timeout=30,
+                              limits=httpx.Limits(max_connections=1))
+        try:
+            if client.get("/api/health").json()["worker"] == worker:
+                return client
+        except httpx.TransportError:
+            pass
+        client.close()
+    raise AssertionError(f"no connection reached worker {worker} in {TRIES} tries")
+
+
+def test_a_rate_limit_counts_the_requests_of_every_worker(server: Server) -> None:
+    """New players from one address (30 a minute), sent to the two workers in turn: the 31st
+    is refused, whichever worker gets it (each counting alone would let 60 through)."""
+    url = server.url
+    workers = sorted(_workers_seen(url, 2))
+    assert len(workers) == 2
+    clients = {w: _client_on(url, w) for w in workers}  # one kept-alive connection each
+    answers: list[tuple[str, int]] = []
+    try:
+        for i in range(36):
+            worker = workers[i % 2]
+            r = clients[worker].post("/api/players", json={"name": "Kim"})
+            answers.append((worker, r.status_code))
+            if r.status_code == 429:
+                assert r.json()["detail"].startswith(
+                    "Too many new players: at most 30 per minute.")
+                assert int(r.headers["retry-after"]) >= 1
+        for worker, client in clients.items():  # still the same connections
+            assert client.get("/api/health").json()["worker"] == worker
+    finally:
+        for client in clients.values():
+            client.close()
+    assert [code for _, code in answers] == [201] * 30 + [429] * 6
+    assert {w for w, code in answers if code == 201} == set(workers)
+    assert {w for w, code in answers if code == 429} == set(workers)

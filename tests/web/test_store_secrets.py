@@ -22,15 +22,12 @@ from ginrummy.web.schemas import NewMatchIn
 from ginrummy.web.service import TableService
 
 from .helpers import choose
-from .pg_databases import new_pg_database
+from .pg_databases import database_url
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'games.sqlite3'}"
-        return
-    yield from new_pg_database(request.getfixturevalue("pg_url"))
+    yield from database_url(request, tmp_path)
 
 
 def _match_in_progress(store: Store) -> tuple[str, list[str]]:

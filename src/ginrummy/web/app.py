@@ -231,7 +231,7 @@ def create_app(
     app.state.service = service
     app.state.store = the_store
     app.state.coach = CoachService(service, pool=pool)
-    app.state.limiter = RateLimiter(limits or RateLimits())
+    app.state.limiter = RateLimiter(limits or RateLimits(), the_store)
     app.include_router(router)
     app.include_router(token_router)
     app.include_router(learn_router)

@@ -3,8 +3,9 @@
 Three pieces, each small:
 
 - :class:`RateLimits` and :class:`RateLimiter`: how many requests of a kind a player or a
-  client address may send in a window (the ``limits`` library's moving window, kept in this
-  process's memory); over the limit the answer is 429 with ``Retry-After``.
+  client address may send in a window (moving windows, in the ``limits`` library's notation),
+  counted in the database (:mod:`ginrummy.store_limits`), so every server process and machine
+  on it counts the same requests; over the limit the answer is 429 with ``Retry-After``.
 - :class:`CoachPool`: the coach's CPU work (assessing a decision, judging a revisited move)
   runs in a separate process (one by default) at a lower scheduling priority, so it never
   holds the server process's interpreter lock while another player's move is being answered,
@@ -14,8 +15,8 @@ Three pieces, each small:
 - :class:`Recent`: a small least-recently-used cache for answers that cannot change (a move
   judged at a decision of a finished hand, a sample situation's remark).
 
-With several server processes (``--workers N``) each keeps its own counts, so the effective
-limit of a kind is N times the one configured here; docs/web.md says so.
+The coach's pool and the cache are each process's own (with ``--workers N``, N coach
+processes at most).
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ from typing import Generic, TypeVar
 
 from fastapi import HTTPException, Request
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
+
+from ..store import Store
 
 __all__ = [
     "RateLimits", "RateLimiter", "CoachPool", "Recent", "TooMany", "client_address",
@@ -77,25 +78,31 @@ class TooMany(HTTPException):
 
 
 class RateLimiter:
-    """The :class:`RateLimits` of one server process, counted in its memory."""
+    """The :class:`RateLimits`, counted in ``store``'s database for every process that uses
+    it (``clock``: seconds since the epoch; tests pass one)."""
 
-    def __init__(self, rules: RateLimits) -> None:
+    def __init__(self, rules: RateLimits, store: Store,
+                 clock: Callable[[], float] = time.time) -> None:
         self.rules = rules
+        self.store = store
+        self.clock = clock
         self._items: dict[str, list[RateLimitItem]] = {
             f.name: parse_many(getattr(rules, f.name)) if getattr(rules, f.name) else []
             for f in fields(rules)
         }
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
 
     def check(self, kind: str, who: str, what: str) -> None:
         """Count one request of ``kind`` by ``who``; over a limit, :class:`TooMany` (429)
-        saying ``what`` is limited and when to try again."""
-        for item in self._items[kind]:
-            if not self._limiter.hit(item, kind, who):
-                reset = self._limiter.get_window_stats(item, kind, who).reset_time
-                wait = reset - time.time()
-                raise TooMany(429, f"Too many {what}: at most {_per(item)}. Try again in "
-                              f"{max(1, math.ceil(wait))} s.", wait)
+        saying ``what`` is limited and when to try again, and the request is not counted."""
+        items = self._items[kind]
+        if not items:
+            return
+        windows = [(item.amount, float(item.get_expiry())) for item in items]
+        over = self.store.rate_hit(kind, who, windows, self.clock())
+        if over is not None:
+            index, wait = over
+            raise TooMany(429, f"Too many {what}: at most {_per(items[index])}. Try again in "
+                          f"{max(1, math.ceil(wait))} s.", wait)
 
 
 def _per(item: RateLimitItem) -> str:
