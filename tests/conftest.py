@@ -33,33 +33,45 @@ settings.load_profile("default")
 
 #: Where the last run's time of every test is kept (pytest's cache, .pytest_cache/).
 _DURATIONS_KEY = "ginrummy/durations"
-#: The longest test of the slowest modules in seconds, as a full run on the shared two-core
-#: machine measured them (December 2026, under load): only an order (see above), for a run
+#: The longest test of the slowest modules in seconds, as a full run on the two-core machine
+#: measured them (December 2026, a clean clone's run): only an order (see above), for a run
 #: that has no measured times yet. The match on two workers is put first: its length varies
 #: from run to run by a factor of two (the deals are random).
 _HINT = {
-    "tests/web/test_people_workers.py": 80,
-    "tests/web/test_page_agent.py": 68,
-    "tests/web/test_people.py": 41,
-    "tests/web/test_learn_page.py": 25,
-    "tests/web/test_api.py": 25,
-    "tests/web/test_reliability.py": 21,
-    "tests/web/test_schema.py": 20,
-    "tests/test_fairness.py": 19,
-    "tests/web/test_page_phone.py": 19,
-    "tests/web/test_page_sealed.py": 17,
-    "tests/web/test_serve_workers.py": 17,
-    "tests/test_simulate_ray.py": 16,
+    "tests/web/test_people_workers.py": 45,
+    "tests/web/test_coach_api.py": 15,
     "tests/web/test_coach_page.py": 15,
-    "tests/web/test_page.py": 14,
-    "tests/test_tui_coach.py": 14,
-    "tests/web/test_page_account.py": 13,
-    "tests/test_tui_terminal.py": 13,
-    "tests/web/test_live_workers.py": 13,
-    "tests/web/test_live_pg.py": 11,
-    "tests/test_hand.py": 11,
-    "tests/web/test_crash.py": 11,
-    "tests/test_golden.py": 10,
+    "tests/web/test_page.py": 15,
+    "tests/web/test_people.py": 14,
+    "tests/web/test_serve_workers.py": 11,
+    "tests/web/test_page_phone.py": 10,
+    "tests/web/test_learn_page.py": 10,
+    "tests/web/test_page_agent.py": 10,
+    "tests/test_simulate_ray.py": 9,
+    "tests/web/test_live_workers.py": 9,
+    "tests/web/test_api_reasons.py": 8,
+    "tests/web/test_page_people.py": 7,
+    "tests/web/test_page_sealed.py": 7,
+    "tests/test_hand.py": 7,
+    "tests/web/test_api.py": 7,
+    "tests/web/test_page_knock_melds.py": 7,
+    "tests/web/test_page_account.py": 6,
+    "tests/web/test_reliability.py": 6,
+    "tests/web/test_live_pg.py": 5,
+    "tests/web/test_catch_up.py": 5,
+    "tests/test_fairness.py": 5,
+    "tests/web/test_crash.py": 5,
+    "tests/test_env.py": 5,
+    "tests/test_players_worlds.py": 4,
+    "tests/test_tui_terminal.py": 4,
+    "tests/web/test_api_knock_melds.py": 4,
+    "tests/web/test_live.py": 4,
+    "tests/test_tui_coach.py": 4,
+    "tests/test_melds.py": 4,
+    "tests/web/test_hardening_cpu.py": 4,
+    "tests/web/test_page_match_end.py": 3,
+    "tests/test_cards.py": 3,
+    "tests/test_golden.py": 3,
 }
 #: A test using any of these fixtures is marked so.
 _MARK_BY_FIXTURE = {"browser": "browser", "live_server": "browser", "pg_url": "postgres"}
