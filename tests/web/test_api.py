@@ -16,7 +16,7 @@ from ginrummy.record import loads
 from ginrummy.store import Store
 from ginrummy.verify import verify_record
 
-from .helpers import card_tokens, choose, where_cards, without_spots
+from .helpers import card_tokens, choose, stored_match, where_cards, without_spots
 
 PROFILES = ["traditional", "modern", "browser", "house", "oklahoma"]
 
@@ -59,9 +59,8 @@ def secrets_now(store: Store, match_id: str) -> tuple[set[str] | None, set[str]]
     computer's unrevealed cards (``None`` when the current hand is over: then everything may be
     shown), and the server seeds of the hand being played and of the hands sealed but not dealt
     (from the sealer's private state)."""
-    _version, text, seals = store.load_match(match_id)
+    match, seals = stored_match(store, match_id)
     assert seals is not None
-    match = loads(text)
     seeds = {
         h["server_seed"] for n, h in enumerate(json.loads(seals)["hands"])
         if n >= len(match.hands) or not match.hands[n].over

@@ -16,7 +16,7 @@ from ginrummy.store import Store
 from ginrummy.web import create_app
 from ginrummy.web.limits import RateLimits
 
-from .helpers import card_tokens, choose
+from .helpers import card_tokens, choose, stored_match
 from .test_api import advance, new_match, new_player, secrets_now
 
 
@@ -50,7 +50,7 @@ def play_hand_with_remarks(
         before = state["version"]
         state = advance(client, auth, state, move)
         remark = latest(client, auth, state["id"])
-        match = loads(store.load_record(state["id"])[1])
+        match, _seals = stored_match(store, state["id"])
         hand = match.hands[number - 1]
         # The person's move is the last of their moves in the hand so far.
         mine = [i for i, e in enumerate(hand.history) if e.seat == 0]

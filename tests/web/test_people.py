@@ -11,12 +11,21 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ginrummy.cards import cards_of_mask
-from ginrummy.record import catch_up, loads
+from ginrummy.record import loads
 from ginrummy.shuffle import combine_client_seeds, shuffle_deck
 from ginrummy.store import Store
 from ginrummy.verify import verify_record
 
-from .helpers import People, card_tokens, choose, new_player, people_app, where_cards, without_spots
+from .helpers import (
+    People,
+    card_tokens,
+    choose,
+    new_player,
+    people_app,
+    stored_match,
+    where_cards,
+    without_spots,
+)
 
 # -------------------------------------------------------------------------------------------
 # Invites and the lobby.
@@ -184,33 +193,15 @@ def cards_of(deck: list[int]) -> list[str]:
 # A whole match, scanned for leaks.
 
 
-#: The last stored version read of the match being scanned: (match id, version, record text,
-#: the match, its unrevealed server seeds, its people row).
-_LOADED: list[Any] = []
-
-
 def _loaded(store: Store, match_id: str) -> tuple[Any, set[str], Any]:
-    """The stored match, its unrevealed server seeds and its people row, read once per
-    version (every change, a client seed too, makes a new version; the scan asks often). The
-    match read at the last version is brought up to the new record by the moves it adds
-    (``record.catch_up``, checked as ``loads`` checks them; a test of its own compares the
-    two), instead of replaying the whole record at every version."""
-    version, text, seals = store.load_match(match_id)
-    if not _LOADED or _LOADED[0] != match_id or _LOADED[1] != version:
-        assert seals is not None
-        match = None
-        if _LOADED and _LOADED[0] == match_id and _LOADED[1] < version:
-            held = _LOADED[3]
-            if catch_up(held, text, _LOADED[2]):
-                match = held
-        if match is None:
-            match = loads(text)
-        seeds = {h["server_seed"] for n, h in enumerate(json.loads(seals)["hands"])
-                 if n >= len(match.hands) or not match.hands[n].over}
-        people = store.people_of(match_id)
-        assert people is not None
-        _LOADED[:] = [match_id, version, text, match, seeds, people]
-    return _LOADED[3], _LOADED[4], _LOADED[5]
+    """The stored match, its unrevealed server seeds and its people row."""
+    match, seals = stored_match(store, match_id)
+    assert seals is not None
+    seeds = {h["server_seed"] for n, h in enumerate(json.loads(seals)["hands"])
+             if n >= len(match.hands) or not match.hands[n].over}
+    people = store.people_of(match_id)
+    assert people is not None
+    return match, seeds, people
 
 
 def secrets_for(store: Store, match_id: str, seat: int) -> tuple[set[str] | None, set[str]]:
