@@ -90,19 +90,23 @@ class RateLimiter:
             f.name: parse_many(getattr(rules, f.name)) if getattr(rules, f.name) else []
             for f in fields(rules)
         }
+        #: Each kind's windows as the store counts them: ``(amount, seconds)``.
+        self._windows: dict[str, list[tuple[int, float]]] = {
+            kind: [(item.amount, float(item.get_expiry())) for item in items]
+            for kind, items in self._items.items()
+        }
 
     def check(self, kind: str, who: str, what: str) -> None:
         """Count one request of ``kind`` by ``who``; over a limit, :class:`TooMany` (429)
         saying ``what`` is limited and when to try again, and the request is not counted."""
-        items = self._items[kind]
-        if not items:
+        windows = self._windows[kind]
+        if not windows:
             return
-        windows = [(item.amount, float(item.get_expiry())) for item in items]
         over = self.store.rate_hit(kind, who, windows, self.clock())
         if over is not None:
             index, wait = over
-            raise TooMany(429, f"Too many {what}: at most {_per(items[index])}. Try again in "
-                          f"{max(1, math.ceil(wait))} s.", wait)
+            raise TooMany(429, f"Too many {what}: at most {_per(self._items[kind][index])}. "
+                          f"Try again in {max(1, math.ceil(wait))} s.", wait)
 
 
 def _per(item: RateLimitItem) -> str:
