@@ -148,6 +148,31 @@ def stored_match(store: Any, match_id: str) -> tuple[Any, str | None]:
     return match, seals
 
 
+def secrets_now(store: Any, match_id: str, seat: int = 0) -> tuple[set[str] | None, set[str]]:
+    """What the person in ``seat`` may not know now, from the database: the other seat's
+    unrevealed cards and the stock (``None`` when the current hand is over: then everything may
+    be shown), and the server seeds of the hand being played and of the hands sealed but not
+    dealt (from the sealer's private state)."""
+    import json
+
+    from ginrummy.cards import cards_of_mask
+
+    match, seals = stored_match(store, match_id)
+    assert seals is not None
+    seeds = {
+        h["server_seed"] for n, h in enumerate(json.loads(seals)["hands"])
+        if n >= len(match.hands) or not match.hands[n].over
+    }
+    if not match.hands:
+        return set(), seeds
+    hand = match.hand
+    if hand.over:
+        return None, seeds
+    known = match.view(seat).opponent_known_mask
+    secret = (hand.hands[1 - seat] & ~known) | sum(1 << c for c in hand.stock)
+    return {str(c) for c in cards_of_mask(secret)}, seeds
+
+
 def new_player(client: Any, name: str = "Ann") -> dict[str, str]:
     """A new player's ``Authorization`` header."""
     r = client.post("/api/players", json={"name": name})

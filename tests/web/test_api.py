@@ -3,7 +3,6 @@ response before a hand ends), ownership, bad input, and the lifecycle of a match
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -11,12 +10,12 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from ginrummy.cards import Card, cards_of_mask
+from ginrummy.cards import Card
 from ginrummy.record import loads
 from ginrummy.store import Store
 from ginrummy.verify import verify_record
 
-from .helpers import card_tokens, choose, stored_match, where_cards, without_spots
+from .helpers import card_tokens, choose, secrets_now, where_cards, without_spots
 
 PROFILES = ["traditional", "modern", "browser", "house", "oklahoma"]
 
@@ -52,27 +51,6 @@ def advance(client: TestClient, auth: dict[str, str], state: dict[str, Any], mov
     assert r.status_code == 200, r.text
     out: dict[str, Any] = r.json()
     return out
-
-
-def secrets_now(store: Store, match_id: str) -> tuple[set[str] | None, set[str]]:
-    """What the person may not know now, from the database: the cards of the stock and the
-    computer's unrevealed cards (``None`` when the current hand is over: then everything may be
-    shown), and the server seeds of the hand being played and of the hands sealed but not dealt
-    (from the sealer's private state)."""
-    match, seals = stored_match(store, match_id)
-    assert seals is not None
-    seeds = {
-        h["server_seed"] for n, h in enumerate(json.loads(seals)["hands"])
-        if n >= len(match.hands) or not match.hands[n].over
-    }
-    if not match.hands:
-        return set(), seeds
-    hand = match.hand
-    if hand.over:
-        return None, seeds
-    known = match.view(0).opponent_known_mask
-    secret = (hand.hands[1] & ~known) | sum(1 << c for c in hand.stock)
-    return {str(c) for c in cards_of_mask(secret)}, seeds
 
 
 # Five matches of three hands: each profile once, Hollywood or not, with and without the last

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from ginrummy.cards import cards_of_mask
 from ginrummy.record import loads
 from ginrummy.shuffle import combine_client_seeds, shuffle_deck
 from ginrummy.store import Store
@@ -22,7 +21,7 @@ from .helpers import (
     choose,
     new_player,
     people_app,
-    stored_match,
+    secrets_now,
     where_cards,
     without_spots,
 )
@@ -193,29 +192,13 @@ def cards_of(deck: list[int]) -> list[str]:
 # A whole match, scanned for leaks.
 
 
-def _loaded(store: Store, match_id: str) -> tuple[Any, set[str], Any]:
-    """The stored match, its unrevealed server seeds and its people row."""
-    match, seals = stored_match(store, match_id)
-    assert seals is not None
-    seeds = {h["server_seed"] for n, h in enumerate(json.loads(seals)["hands"])
-             if n >= len(match.hands) or not match.hands[n].over}
+def secrets_for(store: Store, match_id: str, seat: int) -> tuple[set[str] | None, set[str]]:
+    """What the person in ``seat`` may not know now (:func:`~.helpers.secrets_now`), and the
+    other person's client seed not yet used in a deal."""
+    hidden, seeds = secrets_now(store, match_id, seat)
     people = store.people_of(match_id)
     assert people is not None
-    return match, seeds, people
-
-
-def secrets_for(store: Store, match_id: str, seat: int) -> tuple[set[str] | None, set[str]]:
-    """What the person in ``seat`` may not know now: the other's unrevealed cards and the
-    stock (``None`` once the hand is over), and every unrevealed server seed plus the other
-    person's client seed not yet used in a deal."""
-    match, seeds, people = _loaded(store, match_id)
-    pending = {v for k, v in people.seeds.items() if k != seat}
-    if not match.hands or match.hand.over:
-        return (None if match.hands else set()), seeds | pending
-    hand = match.hand
-    known = match.view(seat).opponent_known_mask
-    secret = (hand.hands[1 - seat] & ~known) | sum(1 << c for c in hand.stock)
-    return {str(c) for c in cards_of_mask(secret)}, seeds | pending
+    return hidden, seeds | {v for k, v in people.seeds.items() if k != seat}
 
 
 def scan(store: Store, t: People, seat: int, text: str) -> int:
