@@ -122,9 +122,6 @@ class ExpertPlayer(Player):
         posterior_model: bool = False,
         prior_weight: float = 10.0,
         match_equity: bool = False,
-        own_knock_gain: float | None = None,
-        own_costs_only: bool = False,
-        feed_world: bool = False,
     ) -> None:
         super().__init__(seed)
         if samples < 1:
@@ -157,9 +154,6 @@ class ExpertPlayer(Player):
         self.posterior_model = posterior_model
         self.prior_weight = prior_weight
         self.match_equity = match_equity
-        self.own_knock_gain = own_knock_gain
-        self.own_costs_only = own_costs_only
-        self.feed_world = feed_world
         self._style_of: tuple[tuple[PlayerView, ...], bool] = ((), False)
         self._hard = HardPlayer(None, style)
         self._hard.rng = self.rng
@@ -287,13 +281,7 @@ class ExpertPlayer(Player):
             theirs = min(thresholds)
         pair = [theirs, theirs]
         pair[seat] = self.own_threshold
-        gains: list[float | None] = [None, None]
-        gains[seat] = self.own_knock_gain
-        costs = [True, True]
-        if self.own_costs_only:
-            costs[1 - seat] = False
-        return PlayoutPolicy((pair[0], pair[1]), self.keep_pairs, self.feed,
-                             (gains[0], gains[1]), (costs[0], costs[1]), self.feed_world)
+        return PlayoutPolicy((pair[0], pair[1]), self.keep_pairs, self.feed)
 
     def search(self, view: PlayerView, model: OpponentModel, candidates: list[str],
                guesses: list[int] | None = None) -> str:

@@ -80,10 +80,6 @@ class Style:
     danger_cost: float = 3.0
     #: Extra danger cost when the stock is nearly empty.
     danger_late: float = 6.0
-    #: How much a discard's danger is scaled by its value (0: not at all; 1: in proportion to
-    #: the card's points over the average card's, as what the opponent's meld takes out of
-    #: its deadwood grows with the rank).
-    danger_value: float = 0.0
     #: Take the top discard when it beats a stock draw by more than this (deadwood points).
     take_margin: float = 1.0
     #: Use the opponent model (off: every unseen card equally likely, no danger).
@@ -105,9 +101,6 @@ class Style:
     #: Evidence factors of the opponent model.
     evidence: Evidence = field(default_factory=Evidence)
 
-
-#: The average card's points (Ace 1 to King 10).
-_MEAN_VALUE = sum(min(rank + 1, 10) for rank in range(13)) / 13
 
 HARD = Style()
 MEDIUM = Style(read_opponent=False, knock_at_once=True, danger_cost=0.0, danger_late=0.0)
@@ -250,10 +243,7 @@ class HardPlayer(Player):
             if stock:
                 score += w_out * draw_outlook(rest, stock)
             if w_danger:
-                scale = 1.0
-                if style.danger_value:
-                    scale += style.danger_value * (CARD_VALUE[card] / _MEAN_VALUE - 1.0)
-                score += w_danger * scale * model.danger(card)
+                score += w_danger * model.danger(card)
             # Tie-break: shed the higher card, then the lower card index (deterministic).
             score -= CARD_VALUE[card] * 1e-3
             scored.append((score, card))

@@ -27,8 +27,6 @@ from ..events import DRAW, LAST_CHANCE, LAST_CHANCE_KNOCK, OPENING, OPENING_DRAW
 from ..hand import Hand
 from ..melds import START_PARTNERS, best_discard, discard_deadwoods, melds_with, min_deadwood
 from ..move import Move
-from ..rules import RuleSet
-from ..settle import settle
 from .knowledge import feeds_known_meld
 
 __all__ = ["PlayoutPolicy", "playout", "playout_hand"]
@@ -52,18 +50,11 @@ class PlayoutPolicy:
     has a partner in the hand, at the start of the hand (it fades to 0 as the stock runs out).
     ``feed``: the extra cost of throwing a card that completes a meld with cards the opponent
     is known to hold (picked up from the pile and kept), which it would surely take.
-    ``knock_gain``: per seat, ``None`` or the points a knock above the seat's threshold (and
-    within the knock limit) must win in the playout's world for the seat to knock (any win
-    once the stock is down to 3 cards): a seat that knocks when the knock pays, as a player
-    that weighs its knocks does.
     """
 
     knock_threshold: tuple[int, int] = (10, 10)
     keep_pairs: float = 0.0
     feed: float = 0.0
-    knock_gain: tuple[float | None, float | None] = (None, None)
-    cost_seats: tuple[bool, bool] = (True, True)
-    feed_world: bool = False
 
 
 def _best_discard(mask: int, taken: int) -> tuple[int, int]:
@@ -182,10 +173,7 @@ def playout(
     feed = policy.feed
     big_gin = hand.rules.big_gin
     hands = hand.hands
-    plain_seats = [not (keep_pairs or feed) or not policy.cost_seats[s] for s in (0, 1)]
-    feed_world = policy.feed_world
-    gains = policy.knock_gain
-    rules = hand.rules
+    plain = not keep_pairs and not feed
     # Per seat, the ten cards it held before its last draw and _ten_card of them (a hand often
     # keeps the same ten cards for several turns, throwing back what it draws).
     tens: list[tuple[int, tuple[int, int, int]] | None] = [None, None]
@@ -242,24 +230,19 @@ def playout(
             if record is not None:
                 record.append("big gin")
             return _outcome(hand)
-        if plain_seats[seat] and drew >= 0 and not melds_with(before, drew):
+        if plain and drew >= 0 and not melds_with(before, drew):
             cached = tens[seat]
             if cached is None or cached[0] != before:
                 cached = (before, _ten_card(before))
                 tens[seat] = cached
             card, low_dw = _discard_after_draw(cached[1], drew)
             low_card = card
-        elif plain_seats[seat]:
-            card, low_dw = _best_discard(mask, hand.taken)
-            low_card = card
         else:
-            card, low_card, low_dw = _discard(hand, seat, mask, keep_pairs, feed, feed_world)
+            card, low_card, low_dw = _discard(hand, seat, mask, keep_pairs, feed)
         # After taking the last discard the seat must knock (the take was legal only because
         # a knock is possible, so the least-deadwood discard is within the knock limit), even
         # when the take was the searched move and the seat's own threshold is lower.
-        if (low_dw <= thresholds[seat] or hand.phase == LAST_CHANCE_KNOCK
-                or (low_dw <= knock_limit and gains[seat] is not None
-                    and _knock_pays(hand, seat, low_card, gains[seat], rules))):
+        if low_dw <= thresholds[seat] or hand.phase == LAST_CHANCE_KNOCK:
             hand.apply_knock(low_card)
             if record is not None:
                 record.append(Move.knock(low_card))
@@ -271,27 +254,14 @@ def playout(
             return None, 0
 
 
-def _knock_pays(hand: Hand, seat: int, card: int, gain: float | None, rules: RuleSet) -> bool:
-    """Whether ``seat`` knocking now, throwing ``card``, wins at least ``gain`` points in this
-    world (any win once the stock is down to 3 cards)."""
-    result = settle(hand.hands[seat] & ~(1 << card), hand.hands[1 - seat], rules,
-                    knock_limit=hand.knock_limit, multiplier=hand.multiplier,
-                    knocker_seat=seat, knock_discard=card)
-    if result.winner_seat != seat:
-        return False
-    return len(hand.stock) <= 3 or gain is None or result.points >= gain
-
-
 def _discard(hand: Hand, seat: int, mask: int, keep_pairs: float,
-             feed: float, feed_world: bool = False) -> tuple[int, int, int]:
+             feed: float) -> tuple[int, int, int]:
     """``(card to throw, least-deadwood card, least deadwood)`` for ``seat`` holding the
     eleven cards ``mask``, by :func:`_choose_discard` with the policy's costs."""
     keep = 0.0
     if keep_pairs:
         keep = keep_pairs * (1 - min(1.0, max(0.0, (31 - len(hand.stock)) / 27)))
-    known = 0
-    if feed:
-        known = hand.hands[1 - seat] if feed_world else hand.known_to_hold(1 - seat)
+    known = hand.known_to_hold(1 - seat) if feed else 0
     card, _, low_card, low_dw = _choose_discard(mask, hand.taken, keep, feed, known)
     return card, low_card, low_dw
 
