@@ -1,6 +1,12 @@
 """``ginrummy serve --workers 2`` on SQLite and on PostgreSQL: both workers answer on the one
 port, a match plays on whichever answers, and a ``kill -9`` of a worker in mid-match loses no
-acknowledged move (uvicorn's supervisor starts a new worker; the other serves meanwhile)."""
+acknowledged move (uvicorn's supervisor starts a new worker; the other serves meanwhile).
+
+One server per database serves the whole module (a two-worker server takes seconds to start).
+So that the rate-limit test counts from a fresh budget whatever ran before it, the other tests
+make their players in the database, not through ``POST /api/players``; and the test that kills
+a worker comes last (it waits for the new worker, so a test after it would still find two).
+"""
 
 from __future__ import annotations
 
@@ -14,6 +20,8 @@ from typing import Any
 import httpx
 import pytest
 
+from ginrummy.store import Store
+
 from .conftest import Server
 from .helpers import choose
 from .pg_databases import database_url
@@ -24,17 +32,30 @@ TRIES = 400
 
 # PostgreSQL with two workers is also the reliability suite's default deployment
 # (test_reliability.py: simultaneous starts, kill -9 of a worker): here with --slow.
-@pytest.fixture(params=["sqlite", pytest.param("postgresql",
-                                               marks=[pytest.mark.postgres, pytest.mark.slow])])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield from database_url(request, tmp_path)
+@pytest.fixture(scope="module", params=[
+    "sqlite", pytest.param("postgresql", marks=[pytest.mark.postgres, pytest.mark.slow])])
+def db_url(request: pytest.FixtureRequest,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    yield from database_url(request, tmp_path_factory.mktemp("serve-workers"))
 
 
-@pytest.fixture()
-def server(db_url: str, tmp_path: Path) -> Iterator[Server]:
-    s = Server(db_url, tmp_path / "server.log", ("--workers", "2")).start()
+@pytest.fixture(scope="module")
+def server(db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    s = Server(db_url, tmp_path_factory.mktemp("server") / "server.log",
+               ("--workers", "2")).start()
     yield s
     s.stop()
+
+
+def _auth(server: Server, name: str = "Ann") -> dict[str, str]:
+    """A new player's header, the player made in the server's database: the server limits
+    new players per address, which the rate-limit test counts from zero."""
+    store = Store(server.db_url)
+    try:
+        _info, token = store.create_player(name)
+    finally:
+        store.close()
+    return {"Authorization": f"Bearer {token}"}
 
 
 def _workers_seen(url: str, want: int, avoid: frozenset[str] = frozenset()) -> set[str]:
@@ -84,53 +105,12 @@ def _step(url: str, auth: dict[str, str], state: dict[str, Any]) -> dict[str, An
     return dict(r.json())
 
 
-def test_two_workers_answer_and_a_match_survives_a_worker_killed(server: Server) -> None:
-    url = server.url
-    first = _workers_seen(url, 2)
-    assert len(first) == 2
-    assert server.proc is not None
-    pids = _worker_pids(server.proc.pid)
-    assert len(pids) == 2
-
-    r = httpx.post(url + "/api/players", json={"name": "Ann"}, timeout=30)
-    auth = {"Authorization": f"Bearer {r.json()['token']}"}
-    r = httpx.post(url + "/api/matches", json={"level": "random"}, headers=auth, timeout=30)
-    assert r.status_code == 201, r.text
-    state = r.json()
-    for _ in range(10):
-        state = _step(url, auth, state)
-    acknowledged = state
-
-    os.kill(pids[0], signal.SIGKILL)
-    # The match as acknowledged, from whichever worker answers (retrying a refused connect).
-    for _ in range(TRIES):
-        try:
-            r = httpx.get(f"{url}/api/matches/{state['id']}", headers=auth, timeout=30)
-            break
-        except httpx.TransportError:
-            continue
-    assert r.status_code == 200
-    again = r.json()
-    assert again["version"] == acknowledged["version"]
-    assert again["hand"] == acknowledged["hand"]
-
-    # A new worker replaces the killed one; the match plays on across both.
-    fresh = _workers_seen(url, 1, avoid=frozenset(first))
-    assert len(fresh) == 1
-    for _ in range(10):
-        if state["status"] == "over":
-            break
-        state = _step(url, auth, state)
-    assert state["version"] > acknowledged["version"]
-
-
 def test_simultaneous_starts_on_two_workers_leave_one_match_playing(server: Server) -> None:
     import threading
 
     url = server.url
     assert len(_workers_seen(url, 2)) == 2
-    token = httpx.post(url + "/api/players", json={"name": "Ann"}, timeout=30).json()["token"]
-    auth = {"Authorization": f"Bearer {token}"}
+    auth = _auth(server)
     for _ in range(10):
         start = threading.Barrier(2)
         codes: list[int] = []
@@ -197,3 +177,42 @@ def test_a_rate_limit_counts_the_requests_of_every_worker(server: Server) -> Non
     assert [code for _, code in answers] == [201] * 30 + [429] * 6
     assert {w for w, code in answers if code == 201} == set(workers)
     assert {w for w, code in answers if code == 429} == set(workers)
+
+
+def test_two_workers_answer_and_a_match_survives_a_worker_killed(server: Server) -> None:
+    url = server.url
+    first = _workers_seen(url, 2)
+    assert len(first) == 2
+    assert server.proc is not None
+    pids = _worker_pids(server.proc.pid)
+    assert len(pids) == 2
+
+    auth = _auth(server)
+    r = httpx.post(url + "/api/matches", json={"level": "random"}, headers=auth, timeout=30)
+    assert r.status_code == 201, r.text
+    state = r.json()
+    for _ in range(10):
+        state = _step(url, auth, state)
+    acknowledged = state
+
+    os.kill(pids[0], signal.SIGKILL)
+    # The match as acknowledged, from whichever worker answers (retrying a refused connect).
+    for _ in range(TRIES):
+        try:
+            r = httpx.get(f"{url}/api/matches/{state['id']}", headers=auth, timeout=30)
+            break
+        except httpx.TransportError:
+            continue
+    assert r.status_code == 200
+    again = r.json()
+    assert again["version"] == acknowledged["version"]
+    assert again["hand"] == acknowledged["hand"]
+
+    # A new worker replaces the killed one; the match plays on across both.
+    fresh = _workers_seen(url, 1, avoid=frozenset(first))
+    assert len(fresh) == 1
+    for _ in range(10):
+        if state["status"] == "over":
+            break
+        state = _step(url, auth, state)
+    assert state["version"] > acknowledged["version"]
