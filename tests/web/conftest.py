@@ -207,8 +207,12 @@ def store(tmp_path: Path) -> Iterator[Store]:
 
 
 @pytest.fixture()
-def client(store: Store) -> TestClient:
+def client(store: Store) -> Iterator[TestClient]:
     # The coach answers in the request's thread: its worker processes run at a lower priority
     # (limits.COACH_NICENESS), which beside the other test worker's load starves them; the
     # pool of processes has its own tests (test_hardening_cpu.py).
-    return TestClient(create_app(store=store, coach_processes=0))
+    # Used as a context manager, the client keeps one event loop thread for all its requests
+    # and runs the app's lifespan, as a server does (without it, every request starts a thread
+    # and an event loop of its own: about twice the time a request).
+    with TestClient(create_app(store=store, coach_processes=0)) as c:
+        yield c

@@ -273,6 +273,7 @@ def people_app(tmp_path: Any) -> Iterator[tuple[Any, Clock, Any, list[tuple[str,
     service.now = clock
     service.on_change = lambda match_id, version: changes.append((match_id, version))
     try:
-        yield TestClient(app), clock, service, changes
+        with TestClient(app) as client:  # one event loop for every request (conftest.client)
+            yield client, clock, service, changes
     finally:
         store.close()

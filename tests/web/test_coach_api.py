@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,13 +22,14 @@ from .test_api import advance, new_match, new_player, secrets_now
 
 
 @pytest.fixture()
-def client(store: Store) -> TestClient:
+def client(store: Store) -> Iterator[TestClient]:
     # Rate limits off: these tests ask for remarks far faster than anyone plays; the coach in
     # the request's thread (the limits and the coach's worker processes have their own tests
     # in test_hardening_cpu.py).
     app = create_app(store=store, limits=RateLimits.off(), coach_processes=0)
     app.state.coach.samples = 4  # the API's behaviour, not the coach's precision, is tested
-    return TestClient(app)
+    with TestClient(app) as c:  # one event loop for every request (conftest.client)
+        yield c
 
 
 def latest(client: TestClient, auth: dict[str, str], match_id: str) -> dict[str, Any] | None:

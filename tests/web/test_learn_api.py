@@ -23,7 +23,8 @@ SITUATIONS = load_situations()
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     path: Path = tmp_path_factory.mktemp("learn") / "games.sqlite3"
     store = Store(f"sqlite:///{path}")
-    yield TestClient(create_app(store=store))
+    with TestClient(create_app(store=store)) as c:  # one event loop (conftest.client)
+        yield c
     store.close()
 
 
