@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bruteforce as bf
+from budget import examples
 from deals import build_deck, mask
 from ginrummy import GinRummyError, Hand, IllegalMoveError, InvalidCardError, get_rules
 from ginrummy.rules import PROFILE_NAMES, RuleSet
@@ -799,7 +800,7 @@ def random_game(rules: RuleSet, deck: list[int], dealer: int, rng: random.Random
         assert snapshot(dup) == snap, "a copy changed when the original was played on"
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(rule_sets, st.integers(0, 2**32), st.integers(0, 1), st.integers(0, 2**32))
 def test_random_games_against_the_model(
     rules: RuleSet, deck_seed: int, dealer: int, move_seed: int

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from ginrummy.cards import Card
 from ginrummy.hand import deal_order
 from ginrummy.lessons import (
@@ -109,7 +110,7 @@ takeaway = "x"
         build_record(spec.replace('seat1 = "2c', 'seat1 = "Qs'), "spec.toml")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.permutations(list(range(52))), st.integers(0, 1), st.integers(0, 31))
 def test_deal_deck_is_the_inverse_of_the_deal_order(order: list[int], dealer: int,
                                                     top: int) -> None:

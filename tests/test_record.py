@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from deals import build_deck
 from ginrummy import InvalidRecordError, Match, get_rules, record
 from ginrummy.cli import main
@@ -135,7 +136,7 @@ def test_round_trip_match_not_started_and_first_hand() -> None:
 names = st.text(max_size=12)
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(names, names, st.dictionaries(st.text(min_size=1, max_size=8), names | st.integers()))
 def test_players_and_meta_round_trip(a: str, b: str, meta: dict[str, Any]) -> None:
     m = Match("modern", seed="names", first_dealer=0)

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bruteforce as bf
+from budget import examples
 from deals import build_deck, mask
 from ginrummy import Hand, Match, PlayerView, get_rules
 from ginrummy.events import OVER
@@ -125,7 +126,7 @@ def play_and_check(h: Hand, rng: random.Random) -> None:
         h.play(choose_move(h, rng, knock_bias, rng.choice([0.0, 0.8])))
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(
     st.sampled_from(PROFILE_NAMES), st.booleans(), st.integers(0, 2**32), st.integers(0, 2**32)
 )

@@ -20,6 +20,7 @@ from schemathesis.specs.openapi.checks import (
     negative_data_rejection,
 )
 
+from budget import examples
 from ginrummy.store import Store
 from ginrummy.web import create_app
 from ginrummy.web.app import MAX_BODY
@@ -43,7 +44,7 @@ schema = schemathesis.openapi.from_asgi("/api/openapi.json", app).exclude(
 
 
 @schema.parametrize()
-@settings(max_examples=40, deadline=None,
+@settings(max_examples=examples(40, slow=400), deadline=None,
           suppress_health_check=list(HealthCheck))
 def test_no_server_error_for_any_generated_request(case: schemathesis.Case) -> None:
     # Half the requests carry a real token (and some reach the real match), half do not.
