@@ -286,12 +286,14 @@ def _set_choices(a: int, b: int, c: int, d: int, t: int) -> Iterator[tuple[int, 
         yield ra, rb, rc, rd
 
 
-#: Set choices by the cards of the ranks a hand holds three or four times (``_choices``):
+#: Set choices by the cards of the ranks a hand holds three or four times (``set_choice_keeps``):
 #: filled as hands come up, and bounded by the deck (at most three such ranks in 11 cards).
 _CHOICES: dict[int, tuple[tuple[int, int, int, int], ...]] = {}
 
 
-def _choices(a: int, b: int, c: int, d: int, t: int) -> tuple[tuple[int, int, int, int], ...]:
+def set_choice_keeps(
+    a: int, b: int, c: int, d: int, t: int
+) -> tuple[tuple[int, int, int, int], ...]:
     """:func:`_set_choices` as the per-suit bits each choice *keeps* (``x & keep`` is what is
     left for runs), the choice of no sets first; worked out once per pattern of the cards of
     the ranks in ``t``, which is all the choices depend on."""
@@ -319,7 +321,7 @@ def _sets_min(a: int, b: int, c: int, d: int, t: int) -> int:
             s = (s - 1) & t
         return best
     best = _NO_DROP
-    for ka, kb, kc, kd in _choices(a, b, c, d, t):
+    for ka, kb, kc, kd in set_choice_keeps(a, b, c, d, t):
         v = r[a & ka] + r[b & kb] + r[c & kc] + r[d & kd]
         if v < best:
             best = v
@@ -354,7 +356,7 @@ def best_discard_deadwood(mask: int) -> int:
     if not t:
         return r[a] + r[b] + r[c] + r[d] + min(bd[a], bd[b], bd[c], bd[d])
     best = _NO_DROP
-    for ka, kb, kc, kd in _choices(a, b, c, d, t):
+    for ka, kb, kc, kd in set_choice_keeps(a, b, c, d, t):
         xa = a & ka
         xb = b & kb
         xc = c & kc
@@ -386,7 +388,7 @@ def draw_deadwoods(mask: int, cards: Iterable[int]) -> list[int]:
     suit_of = _SUIT_OF
     rank_bit = _RANK_BIT
     per_choice = []
-    for ka, kb, kc, kd in _choices(a, b, c, d, t) if t else ((8191, 8191, 8191, 8191),):
+    for ka, kb, kc, kd in set_choice_keeps(a, b, c, d, t) if t else ((8191, 8191, 8191, 8191),):
         xa = a & ka
         xb = b & kb
         xc = c & kc
@@ -485,7 +487,7 @@ def discard_deadwoods(mask: int) -> list[tuple[int, int]]:
     # choice that does not use c, the run deadwood of the other cards; take the best choice.
     # The first choice (no sets) holds every card.
     best = [_NO_DROP] * 52
-    for ka, kb, kc, kd in _choices(a, b, c, d, t):
+    for ka, kb, kc, kd in set_choice_keeps(a, b, c, d, t):
         xa = a & ka
         xb = b & kb
         xc = c & kc
@@ -581,7 +583,7 @@ def best_discard(mask: int, keep: int = 0) -> tuple[int, int]:
         # points off a choice's deadwood, so once a choice's is more than 10 above the best
         # discard found, it and every later one can be skipped.
         rows = []
-        for ka, kb, kc, kd in _choices(a, b, c, d, t):
+        for ka, kb, kc, kd in set_choice_keeps(a, b, c, d, t):
             xa = a & ka
             xb = b & kb
             xc = c & kc
@@ -797,13 +799,13 @@ def all_arrangements(mask: int) -> list[Arrangement]:
 
 
 #: Sort key of every meld (as Arrangement orders them), looked up instead of worked out.
-_MELD_ORDER: dict[int, tuple[int, int, int]] = {m: _meld_sort_key(m) for m in ALL_MELDS}
-#: ``_RUN_PARTS[suit << 13 | p]``: :func:`_run_parts`, filled as patterns come up (never
+MELD_ORDER: dict[int, tuple[int, int, int]] = {m: _meld_sort_key(m) for m in ALL_MELDS}
+#: ``_RUN_PARTS[suit << 13 | p]``: :func:`run_parts`, filled as patterns come up (never
 #: empty once filled: every pattern splits at least one way).
 _RUN_PARTS: list[tuple[tuple[int, ...], ...]] = [()] * (4 << 13)
 
 
-def _run_parts(suit: int, p: int) -> tuple[tuple[int, ...], ...]:
+def run_parts(suit: int, p: int) -> tuple[tuple[int, ...], ...]:
     """:func:`_suit_run_partitions` of suit pattern ``p``, the runs shifted into ``suit``
     (worked out once per suit and pattern, then looked up)."""
     parts = _RUN_PARTS[suit << 13 | p]
@@ -823,13 +825,13 @@ _ONLY_SPLIT: list[tuple[int, tuple[int, ...]] | None] = [None] * (4 << 13)
 
 
 def _only_split(suit: int, p: int) -> tuple[int, tuple[int, ...]]:
-    parts = _run_parts(suit, p)
+    parts = run_parts(suit, p)
     got = (-1, ()) if len(parts) > 1 else (sum(parts[0]), parts[0])
     _ONLY_SPLIT[suit << 13 | p] = got
     return got
 
 
-def _best_three_card_choice(a: int, b: int, c: int, d: int,
+def best_three_card_choice(a: int, b: int, c: int, d: int,
                             t: int) -> tuple[int, int, bool]:
     """For a hand whose ranks in ``t`` are each held exactly three times: the least deadwood,
     the first set choice reaching it (a mask of the ranks played as sets; 0, no sets, first)
@@ -882,15 +884,15 @@ def _one_choice_arrangement(mask: int, s: int, least: int) -> Arrangement | None
     xc = mask >> 26 & n & 8191
     xd = mask >> 39 & n
     parts = _RUN_PARTS
-    pa = parts[xa] or _run_parts(0, xa)
-    pb = parts[8192 | xb] or _run_parts(1, xb)
-    pc = parts[16384 | xc] or _run_parts(2, xc)
-    pd = parts[24576 | xd] or _run_parts(3, xd)
+    pa = parts[xa] or run_parts(0, xa)
+    pb = parts[8192 | xb] or run_parts(1, xb)
+    pc = parts[16384 | xc] or run_parts(2, xc)
+    pd = parts[24576 | xd] or run_parts(3, xd)
     if len(pa) != 1 or len(pb) != 1 or len(pc) != 1 or len(pd) != 1:
         return None
     runs = pa[0] + pb[0] + pc[0] + pd[0]
     if len(runs) > 1:
-        runs = tuple(sorted(runs, key=_MELD_ORDER.__getitem__))
+        runs = tuple(sorted(runs, key=MELD_ORDER.__getitem__))
     set_melds: list[int] = []
     while s:  # sets first, by rank
         low = s & -s
@@ -939,7 +941,7 @@ def best_arrangement(mask: int) -> Arrangement:
             # Each suit splits into runs one way only: the one arrangement.
             runs = oa[1] + ob[1] + oc[1] + od[1]
             if len(runs) > 1:
-                runs = tuple(sorted(runs, key=_MELD_ORDER.__getitem__))
+                runs = tuple(sorted(runs, key=MELD_ORDER.__getitem__))
             out = _new_arrangement(Arrangement)
             out.meld_masks = runs
             out.deadwood_mask = mask & ~(oa[0] | ob[0] | oc[0] | od[0])
@@ -950,7 +952,7 @@ def best_arrangement(mask: int) -> Arrangement:
     elif not (a & b & c & d):
         # Only three-card ranks: each is a set or not (as in _sets_min); keep the choices
         # that reach the least deadwood.
-        least, hit, ties = _best_three_card_choice(a, b, c, d, t)
+        least, hit, ties = best_three_card_choice(a, b, c, d, t)
         if not ties:
             # One set choice reaches the least deadwood (most such hands): when each suit's
             # rest splits into runs one way only, that is the one arrangement.
@@ -967,7 +969,7 @@ def best_arrangement(mask: int) -> Arrangement:
             if (oa[0] | ob[0] | oc[0] | od[0]) >= 0:
                 runs = oa[1] + ob[1] + oc[1] + od[1]
                 if len(runs) > 1:
-                    runs = tuple(sorted(runs, key=_MELD_ORDER.__getitem__))
+                    runs = tuple(sorted(runs, key=MELD_ORDER.__getitem__))
                 in_sets = mask & hit * 0x8004002001  # the ranks of the sets in every suit
                 set_melds = []
                 q = hit
@@ -995,7 +997,7 @@ def best_arrangement(mask: int) -> Arrangement:
             low = t & -t
             t ^= low
             rank_masks.append(RANK_MASK[low.bit_length() - 1])
-    order = _MELD_ORDER.__getitem__
+    order = MELD_ORDER.__getitem__
     best: tuple[int, tuple[int, ...]] | None = None
     for ra, rb, rc, rd in choices:
         xa = a & ~ra
@@ -1011,10 +1013,10 @@ def best_arrangement(mask: int) -> Arrangement:
         # Sets first, by rank (rank_masks ascend), then the runs in order.
         removed = ra | rb << 13 | rc << 26 | rd << 39
         sets = tuple([m for m in [removed & k for k in rank_masks] if m])
-        pa = parts[xa] or _run_parts(0, xa)
-        pb = parts[8192 | xb] or _run_parts(1, xb)
-        pc = parts[16384 | xc] or _run_parts(2, xc)
-        pd = parts[24576 | xd] or _run_parts(3, xd)
+        pa = parts[xa] or run_parts(0, xa)
+        pb = parts[8192 | xb] or run_parts(1, xb)
+        pc = parts[16384 | xc] or run_parts(2, xc)
+        pd = parts[24576 | xd] or run_parts(3, xd)
         for runs_a, runs_b, runs_c, runs_d in product(pa, pb, pc, pd):
             runs = runs_a + runs_b + runs_c + runs_d
             if len(runs) > 1:
@@ -1084,10 +1086,10 @@ def _build_layoff_lines(meld: int) -> tuple[tuple[int, ...], ...]:
     return (tuple(range(low - 1, suit_low - 1, -1)), tuple(range(high + 1, suit_low + 13)))
 
 
-_LAYOFF_LINES = {m: _build_layoff_lines(m) for m in ALL_MELDS}
+LAYOFF_LINES = {m: _build_layoff_lines(m) for m in ALL_MELDS}
 #: The first card of each of a meld's layoff lines, as a mask.
 _LINE_STARTS = {
-    m: sum(1 << line[0] for line in lines if line) for m, lines in _LAYOFF_LINES.items()
+    m: sum(1 << line[0] for line in lines if line) for m, lines in LAYOFF_LINES.items()
 }
 
 
@@ -1105,7 +1107,7 @@ def layoff_lines(meld: int) -> tuple[tuple[int, ...], ...]:
     >>> [[CARD_TEXT[c] for c in line] for line in layoff_lines(to_mask("3s 4s 5s 6s 7s 8s 9s Ts"))]
     [['2s', 'As'], ['Js', 'Qs', 'Ks']]
     """
-    lines = _LAYOFF_LINES.get(meld)
+    lines = LAYOFF_LINES.get(meld)
     return _build_layoff_lines(meld) if lines is None else lines
 
 
@@ -1118,7 +1120,7 @@ def _layoff_options(melds: Iterable[int], defender: int) -> list[int]:
     line (a card on two lines, such as the fourth card of a set that also extends a run,
     gives the same unions twice)."""
     options = [0]
-    lines_of = _LAYOFF_LINES
+    lines_of = LAYOFF_LINES
     starts = _LINE_STARTS
     for m in melds:
         if not starts.get(m, -1) & defender:

@@ -26,20 +26,20 @@ from .cards import (
 )
 from .errors import IllegalMoveError, InvalidCardError
 from .melds import (
-    _LAYOFF_LINES,
-    _MELD_ORDER,
+    LAYOFF_LINES,
     MELD_NEIGHBOURS,
+    MELD_ORDER,
     RUN_DEADWOOD,
     Arrangement,
-    _best_three_card_choice,
-    _choices,
-    _run_parts,
     best_arrangement,
     best_layoff_mask,
+    best_three_card_choice,
     declared_arrangement,
     layoff_spots,
     mask_value,
     min_deadwood,
+    run_parts,
+    set_choice_keeps,
 )
 from .rules import RuleSet, RulesLike, get_rules
 
@@ -132,7 +132,7 @@ class HandResult:
 #: ``_SPLITS[suit << 13 | p]``, filled as patterns come up: every least-deadwood split of suit
 #: pattern ``p`` into runs, as ``(spots, covered, runs)``: the cards outside ``p`` just past an
 #: end of a run (where an opponent could lay off), the cards in runs, and the runs (in the
-#: order of :func:`~ginrummy.melds._run_parts`), all shifted into ``suit``.
+#: order of :func:`~ginrummy.melds.run_parts`), all shifted into ``suit``.
 _Split = tuple[int, int, tuple[int, ...]]
 _SPLITS: list[tuple[_Split, ...]] = [()] * (4 << 13)
 #: ``_FEWEST[suit << 13 | p]``, filled as patterns come up: the splits of ``_SPLITS`` with the
@@ -143,11 +143,11 @@ _FEWEST: list[tuple[_Split, ...]] = [()] * (4 << 13)
 def _splits(suit: int, p: int) -> tuple[_Split, ...]:
     held = p << 13 * suit
     out = []
-    for runs in _run_parts(suit, p):
+    for runs in run_parts(suit, p):
         spots = covered = 0
         for m in runs:
             covered |= m
-            for line in _LAYOFF_LINES[m]:
+            for line in LAYOFF_LINES[m]:
                 if line:
                     spots |= 1 << line[0]
         out.append((spots & ~held, covered, runs))
@@ -219,7 +219,7 @@ def knock_layout(mask: int) -> Layout:
         choices: list[tuple[int, int, int, int]] = [(8191, 8191, 8191, 8191)]
     elif not (a & b & c & d):
         # Only three-card ranks, each a set or not (as in melds._three_card_hits).
-        least, hit, ties = _best_three_card_choice(a, b, c, d, t)
+        least, hit, ties = best_three_card_choice(a, b, c, d, t)
         if not ties:
             # One set choice reaches the least deadwood (most such hands): when each suit's
             # rest splits into runs one way, that is the arrangement.
@@ -253,7 +253,7 @@ def knock_layout(mask: int) -> Layout:
     else:
         rows = [
             (r[a & ka] + r[b & kb] + r[c & kc] + r[d & kd], ka, kb, kc, kd)
-            for ka, kb, kc, kd in _choices(a, b, c, d, t)
+            for ka, kb, kc, kd in set_choice_keeps(a, b, c, d, t)
         ]
         least = min(rows)[0]
         choices = [(ka, kb, kc, kd) for v, ka, kb, kc, kd in rows if v == least]
@@ -285,7 +285,7 @@ def knock_layout(mask: int) -> Layout:
     # Several set choices, or a suit with several splits: compare whole arrangements in the
     # order of all_arrangements.
     best: tuple[int, int, tuple[int, ...], int, int] | None = None
-    order = _MELD_ORDER.__getitem__
+    order = MELD_ORDER.__getitem__
     for ka, kb, kc, kd in choices:
         xa = a & ka
         xb = b & kb
@@ -350,7 +350,7 @@ def layout_melds(mask: int, in_sets: int) -> tuple[tuple[int, ...], int]:
 
 def _in_order(melds: tuple[int, ...]) -> tuple[int, ...]:
     """Melds in an arrangement's order: sets by rank, then runs by lowest rank and suit."""
-    return tuple(sorted(melds, key=_MELD_ORDER.__getitem__)) if len(melds) > 1 else melds
+    return tuple(sorted(melds, key=MELD_ORDER.__getitem__)) if len(melds) > 1 else melds
 
 
 def default_knock_arrangement(mask: int) -> Arrangement:
