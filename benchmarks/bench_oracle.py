@@ -18,7 +18,10 @@ Run from the repository root::
         [--channels plain,knock,all] [--style KEY=VALUE ...] [--markdown]
 
 ``--style`` changes fields of ``hard``'s style for every channel (``danger_cost=0`` shows what
-the danger channel is worth). Not a test: it prints figures, whatever they are.
+the danger channel is worth). A second table says how the hands ended in each channel, seen
+from the oracle's seat (its share of the hands, and the points a hand it scored or gave in each
+kind of ending), so it shows where the truth changes the play. Not a test: it prints figures,
+whatever they are.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
 from _common import environment_lines, load_line, print_rows
@@ -34,9 +38,26 @@ from ginrummy.match import Match
 from ginrummy.players import make
 from ginrummy.players.hard import HARD, HardPlayer, Style
 from ginrummy.players.knowledge import OpponentModel
+from ginrummy.settle import HandResult
 from ginrummy.view import PlayerView
 
 CHANNELS = ("plain", "knock", "all")
+
+#: How a hand ended, from the oracle's seat, in the order of the outcomes table.
+ENDINGS = ("its knock won", "its knock undercut", "its gin", "simple's knock won",
+           "simple undercut", "simple's gin", "wall")
+
+
+def ending(result: HandResult, seat: int) -> str:
+    """Which of :data:`ENDINGS` ``result`` is for the player in ``seat``."""
+    if result.knocker_seat is None:
+        return "wall"
+    own = result.knocker_seat == seat
+    if result.kind in ("gin", "big_gin"):
+        return "its gin" if own else "simple's gin"
+    if own:
+        return "its knock won" if result.winner_seat == seat else "its knock undercut"
+    return "simple undercut" if result.winner_seat == seat else "simple's knock won"
 
 
 class OracleHard(HardPlayer):
@@ -67,8 +88,12 @@ class OracleHard(HardPlayer):
         return super()._sampled_outcomes(view, model, deadwood, mask, taken, final=final)
 
 
-def _one_match(args: tuple[str, Style, str, int]) -> tuple[bool | None, int, float]:
-    """Match ``i`` as ``bench_strength.py`` seeds it: (oracle won, its margin, seconds)."""
+Outcome = tuple[bool | None, int, float, Counter[str], Counter[str]]
+
+
+def _one_match(args: tuple[str, Style, str, int]) -> Outcome:
+    """Match ``i`` as ``bench_strength.py`` seeds it: (oracle won, its margin, seconds, its
+    hands by :func:`ending`, its points by ending: plus when it scored, minus when it gave)."""
     channel, style, seed, i = args
     start = time.perf_counter()
     seat = i % 2
@@ -76,6 +101,8 @@ def _one_match(args: tuple[str, Style, str, int]) -> tuple[bool | None, int, flo
     other = make("simple", seed=f"{seed}/B/{i}")
     players = [oracle, other] if seat == 0 else [other, oracle]
     match = Match("house", seed=f"{seed}/{i // 4}", first_dealer=(i // 2) % 2)
+    hands: Counter[str] = Counter()
+    points: Counter[str] = Counter()
     while not match.over:
         if match.hand.over:
             match.next_hand()
@@ -84,10 +111,14 @@ def _one_match(args: tuple[str, Style, str, int]) -> tuple[bool | None, int, flo
             mover = hand.to_play
             oracle.truth = hand.hands[1 - mover]
             match.play(players[mover].choose(match.view(mover)))
+        assert hand.result is not None
+        kind = ending(hand.result, seat)
+        hands[kind] += 1
+        points[kind] += hand.result.points * (1 if hand.result.winner_seat == seat else -1)
     winner = match.score.winner
     totals = match.score.totals
     won = None if winner is None else winner == seat
-    return won, totals[seat] - totals[1 - seat], time.perf_counter() - start
+    return won, totals[seat] - totals[1 - seat], time.perf_counter() - start, hands, points
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -116,19 +147,33 @@ def main(argv: list[str] | None = None) -> None:
           f"{args.seed!r}; style changes: {' '.join(args.style) or 'none'}")
     print()
     rows = []
+    endings = []
     for channel in channels:
         jobs = [(channel, style, args.seed, i) for i in range(args.matches)]
         with ProcessPoolExecutor(max_workers=args.workers) as pool:
             results = list(pool.map(_one_match, jobs, chunksize=4))
         n = len(results)
-        score = sum(1.0 if won else 0.5 if won is None else 0.0 for won, _, _ in results)
+        score = sum(1.0 if r[0] else 0.5 if r[0] is None else 0.0 for r in results)
         lo, hi = wilson(score, n)
         rows.append([f"hard, truth: {channel}", str(n), f"{100 * score / n:.1f}",
                      ci_text((100 * lo, 100 * hi)),
-                     f"{sum(m for _, m, _ in results) / n:+.1f}",
-                     f"{sum(s for _, _, s in results) / n:.2f}"])
+                     f"{sum(r[1] for r in results) / n:+.1f}",
+                     f"{sum(r[2] for r in results) / n:.2f}"])
+        hands: Counter[str] = Counter()
+        points: Counter[str] = Counter()
+        for r in results:  # update, not +: a Counter sum drops the negative totals
+            hands.update(r[3])
+            points.update(r[4])
+        played = sum(hands.values())
+        endings.append([f"hard, truth: {channel}", str(played)] + [
+            f"{100 * hands[k] / played:.1f} ({points[k] / hands[k]:+.1f})" if hands[k] else "-"
+            for k in ENDINGS
+        ] + [f"{sum(points.values()) / played:+.2f}"])
     header = ["player", "matches", "match win %", "95% CI", "margin a match", "s/match"]
     print_rows(header, rows, markdown=args.markdown)
+    print()
+    print("How the hands ended: % of the hands (points a hand, + scored, - given)")
+    print_rows(["player", "hands", *ENDINGS, "points a hand"], endings, markdown=args.markdown)
     print(load_line("end"))
 
 
