@@ -20,7 +20,8 @@ Run from the repository root::
 ``--style`` changes fields of ``hard``'s style for every channel (``danger_cost=0`` shows what
 the danger channel is worth). A second table says how the hands ended in each channel, seen
 from the oracle's seat (its share of the hands, and the points a hand it scored or gave in each
-kind of ending), so it shows where the truth changes the play. Not a test: it prints figures,
+kind of ending, and the share of its discards that ``simple`` picked up), so it shows where
+the truth changes the play. Not a test: it prints figures,
 whatever they are.
 """
 
@@ -88,12 +89,13 @@ class OracleHard(HardPlayer):
         return super()._sampled_outcomes(view, model, deadwood, mask, taken, final=final)
 
 
-Outcome = tuple[bool | None, int, float, Counter[str], Counter[str]]
+Outcome = tuple[bool | None, int, float, Counter[str], Counter[str], tuple[int, int]]
 
 
 def _one_match(args: tuple[str, Style, str, int]) -> Outcome:
     """Match ``i`` as ``bench_strength.py`` seeds it: (oracle won, its margin, seconds, its
-    hands by :func:`ending`, its points by ending: plus when it scored, minus when it gave)."""
+    hands by :func:`ending`, its points by ending: plus when it scored, minus when it gave, and
+    how many of its discards ``simple`` took of how many it made)."""
     channel, style, seed, i = args
     start = time.perf_counter()
     seat = i % 2
@@ -103,6 +105,7 @@ def _one_match(args: tuple[str, Style, str, int]) -> Outcome:
     match = Match("house", seed=f"{seed}/{i // 4}", first_dealer=(i // 2) % 2)
     hands: Counter[str] = Counter()
     points: Counter[str] = Counter()
+    taken = discards = 0
     while not match.over:
         if match.hand.over:
             match.next_hand()
@@ -110,7 +113,12 @@ def _one_match(args: tuple[str, Style, str, int]) -> Outcome:
         while not hand.over:
             mover = hand.to_play
             oracle.truth = hand.hands[1 - mover]
-            match.play(players[mover].choose(match.view(mover)))
+            move = players[mover].choose(match.view(mover))
+            if mover == seat:
+                discards += move.startswith("discard")
+            elif move == "take" and hand.history and hand.history[-1].seat == seat:
+                taken += 1  # the oracle's own discard (not the upcard of the deal)
+            match.play(move)
         assert hand.result is not None
         kind = ending(hand.result, seat)
         hands[kind] += 1
@@ -118,7 +126,8 @@ def _one_match(args: tuple[str, Style, str, int]) -> Outcome:
     winner = match.score.winner
     totals = match.score.totals
     won = None if winner is None else winner == seat
-    return won, totals[seat] - totals[1 - seat], time.perf_counter() - start, hands, points
+    return (won, totals[seat] - totals[1 - seat], time.perf_counter() - start, hands, points,
+            (taken, discards))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -165,15 +174,18 @@ def main(argv: list[str] | None = None) -> None:
             hands.update(r[3])
             points.update(r[4])
         played = sum(hands.values())
+        taken = sum(r[5][0] for r in results)
+        discards = sum(r[5][1] for r in results)
         endings.append([f"hard, truth: {channel}", str(played)] + [
             f"{100 * hands[k] / played:.1f} ({points[k] / hands[k]:+.1f})" if hands[k] else "-"
             for k in ENDINGS
-        ] + [f"{sum(points.values()) / played:+.2f}"])
+        ] + [f"{sum(points.values()) / played:+.2f}", f"{100 * taken / discards:.1f}"])
     header = ["player", "matches", "match win %", "95% CI", "margin a match", "s/match"]
     print_rows(header, rows, markdown=args.markdown)
     print()
     print("How the hands ended: % of the hands (points a hand, + scored, - given)")
-    print_rows(["player", "hands", *ENDINGS, "points a hand"], endings, markdown=args.markdown)
+    print_rows(["player", "hands", *ENDINGS, "points a hand", "% of its discards taken"], endings,
+               markdown=args.markdown)
     print(load_line("end"))
 
 
