@@ -83,10 +83,6 @@ class Evidence:
     took_rank: float = 2.6
     took_near: float = 2.6
     took_far: float = 1.6
-    #: A factor for each discard the opponent has made this hand, on the weight of each unseen
-    #: card worth 10 (a nine: its square root): a player that throws the card leaving the least
-    #: deadwood sheds its high cards first, so they grow scarcer in its hand turn by turn. 1: off.
-    high_per_turn: float = 1.0
 
 
 def knock_chances(view: PlayerView) -> tuple[int, int]:
@@ -169,16 +165,6 @@ class OpponentModel:
                         ev.passed_far)
             held = [c for c in view.opponent_took if self.known >> c & 1]
             self._apply(weights, held, ev.took_rank, ev.took_near, ev.took_far)
-            turns = len(view.opponent_discards)
-            if ev.high_per_turn != 1.0 and turns:
-                ten = ev.high_per_turn ** turns
-                nine = ten ** 0.5
-                for c in unseen_cards:
-                    value = CARD_VALUE[c]
-                    if value == 10:
-                        weights[c] *= ten
-                    elif value == 9:
-                        weights[c] *= nine
         self.prob = _fill(weights, unseen_cards, self.hidden_count)
         for c in range(52):
             if self.known >> c & 1:
