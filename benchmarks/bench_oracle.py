@@ -21,8 +21,7 @@ Run from the repository root::
 the danger channel is worth). A second table says how the hands ended in each channel, seen
 from the oracle's seat (its share of the hands, and the points a hand it scored or gave in each
 kind of ending, and the share of its discards that ``simple`` picked up), so it shows where
-the truth changes the play. Not a test: it prints figures,
-whatever they are.
+the truth changes the play. Not a test: it prints figures, whatever they are.
 """
 
 from __future__ import annotations
@@ -116,8 +115,9 @@ def _one_match(args: tuple[str, Style, str, int]) -> Outcome:
             move = players[mover].choose(match.view(mover))
             if mover == seat:
                 discards += move.startswith("discard")
-            elif move == "take" and hand.history and hand.history[-1].seat == seat:
-                taken += 1  # the oracle's own discard (not the upcard of the deal)
+            elif move == "take" and hand.history and hand.history[-1].seat == seat and (
+                    hand.history[-1].kind == "discard"):
+                taken += 1  # the oracle's own discard (not the upcard it passed on)
             match.play(move)
         assert hand.result is not None
         kind = ending(hand.result, seat)
