@@ -31,6 +31,7 @@ import dataclasses
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from typing import NamedTuple
 
 from _common import environment_lines, load_line, print_rows
 from _matches import _setting, ci_text, wilson
@@ -88,13 +89,23 @@ class OracleHard(HardPlayer):
         return super()._sampled_outcomes(view, model, deadwood, mask, taken, final=final)
 
 
-Outcome = tuple[bool | None, int, float, Counter[str], Counter[str], tuple[int, int]]
+class Outcome(NamedTuple):
+    """One match, from the oracle's seat."""
+
+    won: bool | None
+    margin: int
+    seconds: float
+    #: Its hands by :func:`ending`.
+    hands: Counter[str]
+    #: Its points by ending: plus when it scored, minus when it gave.
+    points: Counter[str]
+    #: How many of its discards ``simple`` took, of how many it made.
+    taken: int
+    discards: int
 
 
 def _one_match(args: tuple[str, Style, str, int]) -> Outcome:
-    """Match ``i`` as ``bench_strength.py`` seeds it: (oracle won, its margin, seconds, its
-    hands by :func:`ending`, its points by ending: plus when it scored, minus when it gave, and
-    how many of its discards ``simple`` took of how many it made)."""
+    """Match ``i`` as ``bench_strength.py`` seeds it."""
     channel, style, seed, i = args
     start = time.perf_counter()
     seat = i % 2
@@ -126,8 +137,8 @@ def _one_match(args: tuple[str, Style, str, int]) -> Outcome:
     winner = match.score.winner
     totals = match.score.totals
     won = None if winner is None else winner == seat
-    return (won, totals[seat] - totals[1 - seat], time.perf_counter() - start, hands, points,
-            (taken, discards))
+    return Outcome(won, totals[seat] - totals[1 - seat], time.perf_counter() - start, hands,
+                   points, taken, discards)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -162,20 +173,20 @@ def main(argv: list[str] | None = None) -> None:
         with ProcessPoolExecutor(max_workers=args.workers) as pool:
             results = list(pool.map(_one_match, jobs, chunksize=4))
         n = len(results)
-        score = sum(1.0 if r[0] else 0.5 if r[0] is None else 0.0 for r in results)
+        score = sum(1.0 if r.won else 0.5 if r.won is None else 0.0 for r in results)
         lo, hi = wilson(score, n)
         rows.append([f"hard, truth: {channel}", str(n), f"{100 * score / n:.1f}",
                      ci_text((100 * lo, 100 * hi)),
-                     f"{sum(r[1] for r in results) / n:+.1f}",
-                     f"{sum(r[2] for r in results) / n:.2f}"])
+                     f"{sum(r.margin for r in results) / n:+.1f}",
+                     f"{sum(r.seconds for r in results) / n:.2f}"])
         hands: Counter[str] = Counter()
         points: Counter[str] = Counter()
         for r in results:  # update, not +: a Counter sum drops the negative totals
-            hands.update(r[3])
-            points.update(r[4])
+            hands.update(r.hands)
+            points.update(r.points)
         played = sum(hands.values())
-        taken = sum(r[5][0] for r in results)
-        discards = sum(r[5][1] for r in results)
+        taken = sum(r.taken for r in results)
+        discards = sum(r.discards for r in results)
         endings.append([f"hard, truth: {channel}", str(played)] + [
             f"{100 * hands[k] / played:.1f} ({points[k] / hands[k]:+.1f})" if hands[k] else "-"
             for k in ENDINGS
