@@ -100,13 +100,6 @@ class Style:
     develop_per_turn: float = 2.0
     #: Evidence factors of the opponent model.
     evidence: Evidence = field(default_factory=Evidence)
-    #: Trial: a player that throws its highest loose card is near a knock when that card is
-    #: small. The hazard rises from 0 at an opponent discard worth ``hazard_top`` to 1 at one
-    #: worth ``hazard_top - 6``; it adds ``hazard_danger`` x hazard to the danger cost and cuts
-    #: the outlook weight by ``hazard_outlook`` x hazard (``hazard_top`` 0: off).
-    hazard_top: float = 0.0
-    hazard_danger: float = 0.0
-    hazard_outlook: float = 0.0
 
 
 HARD = Style()
@@ -227,13 +220,8 @@ class HardPlayer(Player):
         (lowest) first; discards far worse in deadwood than the best are left out."""
         style = self.style
         late = _lateness(view.stock_count)
-        hazard = 0.0
-        if style.hazard_top and view.opponent_discards:
-            value = CARD_VALUE[int(view.opponent_discards[-1])]
-            hazard = min(1.0, max(0.0, (style.hazard_top - value) / 6.0))
         w_out = style.outlook_weight * (1.0 - (1.0 - style.outlook_late) * late)
-        w_out *= 1.0 - style.hazard_outlook * hazard
-        w_danger = style.danger_cost + style.danger_late * late + style.hazard_danger * hazard
+        w_danger = style.danger_cost + style.danger_late * late
         stock = model.stock_weights() if w_out > 0.0 else []
         mask = view.hand_mask
         known = model.known
