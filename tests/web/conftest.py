@@ -15,6 +15,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -45,6 +46,28 @@ CHROMIUM_ARGS = [
 ]
 #: How long a server or database may take to come up before the test fails.
 STARTUP_SECONDS = 60
+
+
+def http_get(url: str, **kwargs: Any) -> httpx.Response:
+    """``GET`` to a test server over plain HTTP (see :func:`http_request`)."""
+    return http_request("GET", url, **kwargs)
+
+
+def http_post(url: str, **kwargs: Any) -> httpx.Response:
+    """``POST`` to a test server over plain HTTP (see :func:`http_request`)."""
+    return http_request("POST", url, **kwargs)
+
+
+def http_request(method: str, url: str, **kwargs: Any) -> httpx.Response:
+    """One request on a connection of its own, as ``httpx.request`` makes it, but without a
+    TLS context: httpx loads the CA bundle into one for every client it makes (about 55 ms of
+    CPU, more than the request itself), and a test server is plain HTTP on loopback."""
+    return httpx.request(method, url, verify=False, **kwargs)
+
+
+def loopback_client(**kwargs: Any) -> httpx.Client:
+    """A keep-alive ``httpx.Client`` for a test server, without a TLS context (as above)."""
+    return httpx.Client(verify=False, **kwargs)
 
 
 def free_port() -> int:
@@ -84,7 +107,7 @@ class Server:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited: {self.log_path.read_text()}")
             try:
-                if httpx.get(self.url + "/api/options", timeout=2).status_code == 200:
+                if http_get(self.url + "/api/options", timeout=2).status_code == 200:
                     return self
             except httpx.HTTPError:
                 pass

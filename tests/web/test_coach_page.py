@@ -7,10 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
-from .conftest import Server
+from .conftest import Server, http_get, http_post
 from .helpers import choose
 from .test_page import (
     MAX_STEPS,
@@ -93,15 +92,15 @@ def test_a_decision_is_revisited_from_a_hand_review(
         if state["status"] == "between_hands":
             # A hand in which you drew from the stock at least once is what the test needs.
             number = state["hand"]["number"]
-            review = httpx.get(f"{live_server.url}/api/matches/{mid}/coach/hands/{number}",
+            review = http_get(f"{live_server.url}/api/matches/{mid}/coach/hands/{number}",
                                headers=auth, timeout=60).json()
             if any(d["move"] == "draw" for d in review["decisions"]):
                 break
-            r = httpx.post(f"{live_server.url}/api/matches/{mid}/next-hand", headers=auth,
+            r = http_post(f"{live_server.url}/api/matches/{mid}/next-hand", headers=auth,
                            json={"version": state["version"], "client_seed": "next"})
         else:
             assert state["status"] == "playing"
-            r = httpx.post(f"{live_server.url}/api/matches/{mid}/moves", headers=auth,
+            r = http_post(f"{live_server.url}/api/matches/{mid}/moves", headers=auth,
                            json={"move": choose(state), "version": state["version"]})
         assert r.status_code == 200, r.text
     else:
@@ -157,7 +156,7 @@ def test_the_coach_on_from_the_start_waits_for_the_sealed_first_deal(
     page.wait_for_selector("#dlg-new[open]")
     page.click("#new-cancel")
     token = page.evaluate("localStorage.getItem('ginrummy.token')")
-    r = httpx.post(f"{live_server.url}/api/matches", json={"deal": False},
+    r = http_post(f"{live_server.url}/api/matches", json={"deal": False},
                    headers={"Authorization": f"Bearer {token}"})
     assert r.status_code == 201, r.text
     page.reload()
@@ -214,7 +213,7 @@ def test_with_the_coach_off_decisions_are_assessed_ahead_and_the_review_streams(
     assert streamed.value.status == 200
     page.wait_for_selector("#coach-review .coach-summary")
     number = state["hand"]["number"]
-    review = httpx.get(f"{live_server.url}/api/matches/{state['id']}/coach/hands/{number}",
+    review = http_get(f"{live_server.url}/api/matches/{state['id']}/coach/hands/{number}",
                        headers=auth, timeout=60).json()
     assert page.inner_text("#coach-review .coach-summary") == review["summary"]
     assert page.locator("#coach-review .coach-all .coach-item").count() == len(

@@ -11,7 +11,7 @@ import httpx
 
 from ginrummy.verify import verify_record
 
-from .conftest import Server
+from .conftest import Server, loopback_client
 from .helpers import choose
 
 
@@ -39,7 +39,7 @@ def test_sigkill_mid_match_then_restart_keeps_every_acknowledged_move(tmp_path: 
     rng = random.Random(99)
     server = Server(db, tmp_path / "server.log").start()
     try:
-        client = httpx.Client(base_url=server.url, timeout=30)
+        client = loopback_client(base_url=server.url, timeout=30)
         token = client.post("/api/players", json={"name": "Kim"}).json()["token"]
         client.headers["Authorization"] = f"Bearer {token}"
         # Hollywood: the match cannot end before three hands have been won.
@@ -63,7 +63,7 @@ def test_sigkill_mid_match_then_restart_keeps_every_acknowledged_move(tmp_path: 
 
     again = Server(db, tmp_path / "server2.log").start()
     try:
-        client = httpx.Client(base_url=again.url, timeout=30,
+        client = loopback_client(base_url=again.url, timeout=30,
                               headers={"Authorization": f"Bearer {token}"})
         assert client.get("/api/me").json()["current_match"] == last["id"]
         resumed = client.get(f"/api/matches/{last['id']}").json()

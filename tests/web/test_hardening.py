@@ -22,6 +22,7 @@ from ginrummy.web import create_app
 from ginrummy.web.app import SERVER_ERROR
 from ginrummy.web.schemas import StrictIn
 
+from .conftest import loopback_client
 from .helpers import dealt_match
 
 STARTUP_SECONDS = 30
@@ -228,7 +229,7 @@ def test_after_a_500_a_kept_alive_client_carries_on(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with _LiveApp(create_app(store=store)) as live, \
-            httpx.Client(base_url=f"http://127.0.0.1:{live.port}", timeout=30) as client:
+            loopback_client(base_url=f"http://127.0.0.1:{live.port}", timeout=30) as client:
         token = client.post("/api/players", json={"name": "Kim"}).json()["token"]
         client.headers["Authorization"] = f"Bearer {token}"
         assert client.get("/api/me").status_code == 200

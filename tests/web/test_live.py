@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .conftest import Server
+from .conftest import Server, http_get, loopback_client
 
 #: A read that gets nothing for this long fails the test (keep-alives come every 15 s).
 READ_TIMEOUT = 40.0
@@ -30,7 +30,7 @@ class Events:
 
     def __init__(self, base: str, match_id: str, token: str,
                  client: httpx.Client | None = None, **headers: str) -> None:
-        self.client = client or httpx.Client(base_url=base, timeout=httpx.Timeout(READ_TIMEOUT))
+        self.client = client or loopback_client(base_url=base, timeout=httpx.Timeout(READ_TIMEOUT))
         self._cm: AbstractContextManager[httpx.Response] = self.client.stream(
             "GET", f"/api/matches/{match_id}/events",
             headers={"Authorization": f"Bearer {token}", **headers},
@@ -71,7 +71,7 @@ class Api:
 
     def __init__(self, base: str, token: str | None = None, name: str = "Ann") -> None:
         self.base = base
-        self.http = httpx.Client(base_url=base, timeout=60)
+        self.http = loopback_client(base_url=base, timeout=60)
         if token is None:
             token = self.http.post("/api/players", json={"name": name}).json()["token"]
         self.token = token
@@ -187,7 +187,7 @@ def test_resuming_from_last_event_id(ann: Api) -> None:
         path = f"/api/matches/{state['id']}/events"
         if not resume:
             path += f"?since={seen}"
-        with httpx.Client(base_url=ann.base, timeout=READ_TIMEOUT) as c, c.stream(
+        with loopback_client(base_url=ann.base, timeout=READ_TIMEOUT) as c, c.stream(
             "GET", path, headers={"Authorization": f"Bearer {ann.token}", **resume}
         ) as r:
             lines = r.iter_lines()
@@ -207,7 +207,7 @@ def test_someone_elses_or_an_unknown_match_is_404_and_a_bad_resume_422(
             r = bob.http.get(f"/api/matches/{match_id}/events")
             assert r.status_code == 404
             assert r.json() == {"detail": "No such match (or it is not yours)."}
-        r = httpx.get(f"{server.url}/api/matches/{state['id']}/events")
+        r = http_get(f"{server.url}/api/matches/{state['id']}/events")
         assert r.status_code == 401 and "token" in r.json()["detail"]
         r = ann.http.get(f"/api/matches/{state['id']}/events",
                          headers={"Last-Event-ID": "seven"})

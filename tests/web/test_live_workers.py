@@ -15,7 +15,7 @@ import pytest
 
 from ginrummy.commands.serve import serve
 
-from .conftest import Server
+from .conftest import Server, loopback_client
 from .test_live import READ_TIMEOUT, Api, Events, sigterm_with_a_stream_open
 
 pytestmark = pytest.mark.skipif(
@@ -29,7 +29,7 @@ TRIES = 400
 
 def one_connection(url: str) -> tuple[httpx.Client, str]:
     """A client held to one connection, and the worker that connection reached."""
-    client = httpx.Client(base_url=url, timeout=httpx.Timeout(READ_TIMEOUT),
+    client = loopback_client(base_url=url, timeout=httpx.Timeout(READ_TIMEOUT),
                           limits=httpx.Limits(max_connections=1))
     return client, str(client.get("/api/health").json()["worker"])
 

@@ -13,10 +13,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
-from .conftest import Server
+from .conftest import Server, http_get, http_post
 from .helpers import choose
 
 #: Upper bound on turns in one hand (31 stock cards): a loop that runs past it is a bug.
@@ -70,8 +69,8 @@ def state_of(page: Any, server: Server) -> dict[str, Any]:
     """The player's state from the API, with the token the page keeps."""
     token = page.evaluate("localStorage.getItem('ginrummy.token')")
     auth = {"Authorization": f"Bearer {token}"}
-    current = httpx.get(server.url + "/api/me", headers=auth).json()["current_match"]
-    st: dict[str, Any] = httpx.get(f"{server.url}/api/matches/{current}", headers=auth).json()
+    current = http_get(server.url + "/api/me", headers=auth).json()["current_match"]
+    st: dict[str, Any] = http_get(f"{server.url}/api/matches/{current}", headers=auth).json()
     return st
 
 
@@ -84,7 +83,7 @@ def finish_hand_through_api(page: Any, server: Server, limit: int) -> None:
         state = state_of(page, server)
         if state["status"] != "playing":
             return
-        r = httpx.post(f"{server.url}/api/matches/{state['id']}/moves", headers=auth,
+        r = http_post(f"{server.url}/api/matches/{state['id']}/moves", headers=auth,
                        json={"move": choose(state), "version": state["version"]})
         assert r.status_code == 200, r.text
 

@@ -8,10 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 
-from .conftest import Server
+from .conftest import Server, http_get
 from .test_page import deal, open_table, state_of
 
 
@@ -69,7 +68,7 @@ def test_a_transfer_code_carries_the_match_and_a_new_game_is_a_forfeit(
     a.wait_for_function(
         "document.getElementById('account-status').textContent.includes('signed out')")
     a.click("#dlg-settings button.close")
-    gone = httpx.get(live_server.url + "/api/me", headers={"Authorization": f"Bearer {b_token}"})
+    gone = http_get(live_server.url + "/api/me", headers={"Authorization": f"Bearer {b_token}"})
     assert gone.status_code == 401
     assert state_of(a, live_server)["id"] == match_id  # this browser keeps it
 

@@ -13,13 +13,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
 from ginrummy.store import Store
 
-from .conftest import Server
+from .conftest import Server, http_get
 from .knock_choice import DEFAULT_MELDS, OTHER_MELDS, OTHER_MOVE, stored_knock_choice
 
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
@@ -58,7 +57,7 @@ def open_stacked(page: Any, server: Server) -> tuple[dict[str, str], str]:
 
 
 def state(server: Server, auth: dict[str, str], match_id: str) -> dict[str, Any]:
-    out: dict[str, Any] = httpx.get(f"{server.url}/api/matches/{match_id}", headers=auth).json()
+    out: dict[str, Any] = http_get(f"{server.url}/api/matches/{match_id}", headers=auth).json()
     return out
 
 
@@ -79,7 +78,7 @@ def check_result(page: Any, server: Server, auth: dict[str, str], match_id: str,
     assert laid == laid_off
     result = state(server, auth, match_id)["hand"]["result"]
     assert result["you"]["melds"] == melds and result["layoffs"] == laid_off
-    history = httpx.get(f"{server.url}/api/matches/{match_id}/record", headers=auth)
+    history = http_get(f"{server.url}/api/matches/{match_id}/record", headers=auth)
     assert history.status_code == 200
     knock = OTHER_MOVE if melds == OTHER_MELDS else "knock Kc"
     assert f'"{knock}"' in history.text

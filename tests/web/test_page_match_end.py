@@ -13,14 +13,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from comeback import comeback_match
 from ginrummy.record import dumps
 from ginrummy.store import HandSummary, Store
 
-from .conftest import Server
+from .conftest import Server, http_get
 
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 PHONE = {
@@ -77,10 +76,10 @@ def test_the_match_over_view_names_the_winner_by_the_rule_and_the_margin(
     page.wait_for_selector("#end-match:not([hidden])")
 
     auth = {"Authorization": f"Bearer {token}"}
-    current = httpx.get(live_server.url + "/api/me", headers=auth).json()
-    matches = httpx.get(live_server.url + "/api/matches", headers=auth).json()
+    current = http_get(live_server.url + "/api/me", headers=auth).json()
+    matches = http_get(live_server.url + "/api/matches", headers=auth).json()
     assert current["current_match"] is None and matches[0]["winner"] == "you"
-    state = httpx.get(f"{live_server.url}/api/matches/{matches[0]['id']}", headers=auth).json()
+    state = http_get(f"{live_server.url}/api/matches/{matches[0]['id']}", headers=auth).json()
     score = state["score"]
     you, computer = score["totals"]
     # The rule: the person reached the target first (the last hand, a gin of 118, took the
@@ -113,8 +112,8 @@ def test_under_hollywood_each_game_says_who_won_it_when_it_ends(
     page.click("[data-act=gin]")
     page.wait_for_selector('#totals .game-outcome[data-game="1"]')
     auth = {"Authorization": f"Bearer {token}"}
-    current = httpx.get(live_server.url + "/api/me", headers=auth).json()["current_match"]
-    state = httpx.get(f"{live_server.url}/api/matches/{current}", headers=auth).json()
+    current = http_get(live_server.url + "/api/me", headers=auth).json()["current_match"]
+    state = http_get(f"{live_server.url}/api/matches/{current}", headers=auth).json()
     game1 = state["score"]["games"][0]
     you, computer = game1["totals"]
     assert state["status"] != "over" and game1["over"] and game1["winner"] == "you"

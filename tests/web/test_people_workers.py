@@ -38,7 +38,7 @@ from sqlalchemy.engine import make_url
 from ginrummy.commands.serve import serve
 from ginrummy.web.live import CHANNEL
 
-from .conftest import Server
+from .conftest import Server, http_post, loopback_client
 from .helpers import choose
 from .pg_databases import new_pg_database
 from .test_live import READ_TIMEOUT, Events
@@ -80,7 +80,7 @@ class Pinned:
         self._connect(worker, avoid)
 
     def _new(self) -> tuple[httpx.Client, str, int]:
-        client = httpx.Client(base_url=self.url, timeout=httpx.Timeout(READ_TIMEOUT),
+        client = loopback_client(base_url=self.url, timeout=httpx.Timeout(READ_TIMEOUT),
                               limits=httpx.Limits(max_connections=1))
         if self.token is not None:
             client.headers["Authorization"] = f"Bearer {self.token}"
@@ -152,7 +152,7 @@ class Person:
 
     def __init__(self, url: str, name: str, worker: str | None = None,
                  avoid: str | None = None) -> None:
-        token = httpx.post(url + "/api/players", json={"name": name}, timeout=30).json()["token"]
+        token = http_post(url + "/api/players", json={"name": name}, timeout=30).json()["token"]
         self.url, self.token = url, token
         self.http = Pinned(url, token, worker, avoid)
         self.worker = self.http.worker

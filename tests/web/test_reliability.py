@@ -30,7 +30,7 @@ from sqlalchemy import func, select
 from ginrummy.record import parse
 from ginrummy.store import Store, _Match, _Player
 
-from .conftest import STARTUP_SECONDS, Server
+from .conftest import STARTUP_SECONDS, Server, loopback_client
 from .helpers import card_tokens, choose, where_cards, without_spots
 from .pg_databases import new_pg_database
 from .test_api import secrets_now
@@ -66,7 +66,7 @@ class Deployment:
     def client(self, token: str | None = None) -> httpx.Client:
         """A keep-alive client of the server whose answers are kept for :meth:`check`."""
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return httpx.Client(base_url=self.url, headers=headers, timeout=60,
+        return loopback_client(base_url=self.url, headers=headers, timeout=60,
                             event_hooks={"response": [self._seen]})
 
     def player(self, name: str = "Ann") -> tuple[int, str]:

@@ -22,7 +22,7 @@ import pytest
 
 from ginrummy.store import Store
 
-from .conftest import Server
+from .conftest import Server, http_get, http_post, loopback_client
 from .helpers import choose
 from .pg_databases import database_url
 
@@ -64,7 +64,7 @@ def _workers_seen(url: str, want: int, avoid: frozenset[str] = frozenset()) -> s
     seen: set[str] = set()
     for _ in range(TRIES):
         try:
-            answer = httpx.get(url + "/api/health", timeout=10).json()
+            answer = http_get(url + "/api/health", timeout=10).json()
         except httpx.TransportError:
             continue  # a worker being replaced
         assert answer["ok"] is True
@@ -96,10 +96,10 @@ def _step(url: str, auth: dict[str, str], state: dict[str, Any]) -> dict[str, An
     """One request of the person (deal or move), on a new connection; the new state."""
     mid = state["id"]
     if state["status"] == "between_hands" or state["hand"] is None:
-        r = httpx.post(f"{url}/api/matches/{mid}/next-hand", headers=auth, timeout=30,
+        r = http_post(f"{url}/api/matches/{mid}/next-hand", headers=auth, timeout=30,
                        json={"version": state["version"], "client_seed": secrets.token_hex(8)})
     else:
-        r = httpx.post(f"{url}/api/matches/{mid}/moves", headers=auth, timeout=30,
+        r = http_post(f"{url}/api/matches/{mid}/moves", headers=auth, timeout=30,
                        json={"move": choose(state), "version": state["version"]})
     assert r.status_code == 200, r.text
     return dict(r.json())
@@ -118,7 +118,7 @@ def test_simultaneous_starts_on_two_workers_leave_one_match_playing(server: Serv
 
         def go(start: threading.Barrier = start, codes: list[int] = codes,
                made: list[str] = made) -> None:
-            with httpx.Client(base_url=url, headers=auth, timeout=30) as client:
+            with loopback_client(base_url=url, headers=auth, timeout=30) as client:
                 client.get("/api/health")  # connected before the race starts
                 start.wait()
                 r = client.post("/api/matches", json={"level": "random"})
@@ -132,7 +132,7 @@ def test_simultaneous_starts_on_two_workers_leave_one_match_playing(server: Serv
         for t in threads:
             t.join()
         assert sorted(codes) in ([201, 201], [201, 409])
-        statuses = [httpx.get(f"{url}/api/matches/{m}", headers=auth, timeout=30).json()["status"]
+        statuses = [http_get(f"{url}/api/matches/{m}", headers=auth, timeout=30).json()["status"]
                     for m in made]
         unfinished = [s for s in statuses if s != "abandoned"]
         assert len(unfinished) == 1, statuses
@@ -141,7 +141,7 @@ def test_simultaneous_starts_on_two_workers_leave_one_match_playing(server: Serv
 def _client_on(url: str, worker: str) -> httpx.Client:
     """A client whose one connection reached ``worker`` (new connections until one does)."""
     for _ in range(TRIES):
-        client = httpx.Client(base_url=url, timeout=30,
+        client = loopback_client(base_url=url, timeout=30,
                               limits=httpx.Limits(max_connections=1))
         try:
             if client.get("/api/health").json()["worker"] == worker:
@@ -188,7 +188,7 @@ def test_two_workers_answer_and_a_match_survives_a_worker_killed(server: Server)
     assert len(pids) == 2
 
     auth = _auth(server)
-    r = httpx.post(url + "/api/matches", json={"level": "random"}, headers=auth, timeout=30)
+    r = http_post(url + "/api/matches", json={"level": "random"}, headers=auth, timeout=30)
     assert r.status_code == 201, r.text
     state = r.json()
     for _ in range(10):
@@ -199,7 +199,7 @@ def test_two_workers_answer_and_a_match_survives_a_worker_killed(server: Server)
     # The match as acknowledged, from whichever worker answers (retrying a refused connect).
     for _ in range(TRIES):
         try:
-            r = httpx.get(f"{url}/api/matches/{state['id']}", headers=auth, timeout=30)
+            r = http_get(f"{url}/api/matches/{state['id']}", headers=auth, timeout=30)
             break
         except httpx.TransportError:
             continue
