@@ -38,8 +38,6 @@ from .test_serve_workers import _worker_pids
 
 #: Bounds on the loops: racing starts, double submits, requests of a leak-scanned match.
 RACES, DOUBLE_SUBMITS, SCANNED_REQUESTS = 3, 6, 40
-#: How many times a request is sent again after its connection failed (a worker being killed).
-RETRIES = 200
 #: A failed request in the server's log (``ginrummy.web`` logs each 500 with its traceback).
 FAILED = re.compile(r"Traceback|Internal Server Error|^[A-Z]+ /\S* failed$", re.MULTILINE)
 
@@ -443,12 +441,14 @@ def _extends(later: list[list[str]], earlier: list[list[str]]) -> bool:
 
 
 def _retried(call: Callable[[], httpx.Response]) -> httpx.Response:
-    """``call`` again while its connection fails (a worker killed or a server restarting)."""
-    for _ in range(RETRIES):
+    """``call`` again while its connection fails (a worker killed or a server restarting), for
+    up to :data:`STARTUP_SECONDS` (the time a process may take to come up)."""
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
         try:
             return call()
         except httpx.TransportError:
-            continue
+            time.sleep(0.05)  # poll until a worker answers
     return call()
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import secrets
 import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,12 +23,14 @@ import pytest
 
 from ginrummy.store import Store
 
-from .conftest import Server, http_get, http_post, loopback_client
+from .conftest import STARTUP_SECONDS, Server, http_get, http_post, loopback_client
 from .helpers import choose
 from .pg_databases import database_url
 
-#: How many fresh connections may be tried before both workers must have answered.
+#: How many fresh connections are tried to reach a given worker (or another one).
 TRIES = 400
+#: New connections per look for workers not seen yet (two workers share them at random).
+ROUND = 20
 
 
 # PostgreSQL with two workers is also the reliability suite's default deployment
@@ -60,18 +63,23 @@ def _auth(server: Server, name: str = "Ann") -> dict[str, str]:
 
 def _workers_seen(url: str, want: int, avoid: frozenset[str] = frozenset()) -> set[str]:
     """Worker ids answering ``GET /api/health`` on new connections, until ``want`` ids not in
-    ``avoid`` are seen (or :data:`TRIES` connections were made)."""
+    ``avoid`` are seen (or :data:`STARTUP_SECONDS` have passed: a killed worker's replacement
+    takes the time of a process start)."""
     seen: set[str] = set()
-    for _ in range(TRIES):
-        try:
-            answer = http_get(url + "/api/health", timeout=10).json()
-        except httpx.TransportError:
-            continue  # a worker being replaced
-        assert answer["ok"] is True
-        if answer["worker"] not in avoid:
-            seen.add(answer["worker"])
-        if len(seen) >= want:
-            break
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        for _ in range(ROUND):
+            try:
+                answer = http_get(url + "/api/health", timeout=10).json()
+            except httpx.TransportError:
+                continue  # a worker being replaced
+            assert answer["ok"] is True
+            if answer["worker"] not in avoid:
+                seen.add(answer["worker"])
+            if len(seen) >= want:
+                return seen
+        # ROUND new connections reached no new worker: poll again while one starts.
+        time.sleep(0.05)
     return seen
 
 
