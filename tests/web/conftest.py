@@ -3,9 +3,11 @@ Playwright, and a throwaway PostgreSQL cluster when the machine has PostgreSQL's
 
 from __future__ import annotations
 
+import functools
 import glob
 import os
 import pwd
+import random
 import shutil
 import signal
 import socket
@@ -13,7 +15,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+import types
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +25,8 @@ import pytest
 from cryptography.fernet import Fernet
 from fastapi.testclient import TestClient
 
+from ginrummy.sealer import DealSealer
+from ginrummy.shuffle import SERVER_SEED_BYTES
 from ginrummy.store import Store
 from ginrummy.web import create_app
 
@@ -227,6 +232,26 @@ def store(tmp_path: Path) -> Iterator[Store]:
     s = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
     yield s
     s.close()
+
+
+@pytest.fixture()
+def known_deals(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
+    """``known_deals(n)``: from then on the in-process web table takes its server seeds and
+    match seeds from ``random.Random(n)`` instead of :mod:`secrets`, so a test that plays
+    matches to their end plays the same deals, and lasts as long, on every run (with secret
+    seeds a whole match took 3 to 30 s). Everything else, the seals' checks included, is as
+    in play."""
+    from ginrummy.web import sealing, service
+
+    def use(n: int) -> None:
+        rng = random.Random(n)
+        known = functools.partial(DealSealer, new_seed=lambda: rng.randbytes(SERVER_SEED_BYTES))
+        monkeypatch.setattr(service, "DealSealer", known)
+        monkeypatch.setattr(sealing, "DealSealer", known)
+        monkeypatch.setattr(service, "secrets",
+                            types.SimpleNamespace(token_hex=lambda k: rng.randbytes(k).hex()))
+
+    return use
 
 
 @pytest.fixture()

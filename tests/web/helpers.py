@@ -153,6 +153,13 @@ def secrets_now(store: Any, match_id: str, seat: int = 0) -> tuple[set[str] | No
     unrevealed cards and the stock (``None`` when the current hand is over: then everything may
     be shown), and the server seeds of the hand being played and of the hands sealed but not
     dealt (from the sealer's private state)."""
+    return secrets_by_seat(store, match_id, (seat,))[seat]
+
+
+def secrets_by_seat(
+    store: Any, match_id: str, seats: tuple[int, ...] = (0, 1)
+) -> dict[int, tuple[set[str] | None, set[str]]]:
+    """:func:`secrets_now` for each of ``seats``, from one read of the database."""
     import json
 
     from ginrummy.cards import cards_of_mask
@@ -164,13 +171,17 @@ def secrets_now(store: Any, match_id: str, seat: int = 0) -> tuple[set[str] | No
         if n >= len(match.hands) or not match.hands[n].over
     }
     if not match.hands:
-        return set(), seeds
+        return {seat: (set(), seeds) for seat in seats}
     hand = match.hand
     if hand.over:
-        return None, seeds
-    known = match.view(seat).opponent_known_mask
-    secret = (hand.hands[1 - seat] & ~known) | sum(1 << c for c in hand.stock)
-    return {str(c) for c in cards_of_mask(secret)}, seeds
+        return {seat: (None, seeds) for seat in seats}
+    stock = sum(1 << c for c in hand.stock)
+    out: dict[int, tuple[set[str] | None, set[str]]] = {}
+    for seat in seats:
+        known = match.view(seat).opponent_known_mask
+        secret = (hand.hands[1 - seat] & ~known) | stock
+        out[seat] = ({str(c) for c in cards_of_mask(secret)}, seeds)
+    return out
 
 
 def new_player(client: Any, name: str = "Ann") -> dict[str, str]:
