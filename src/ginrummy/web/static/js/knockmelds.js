@@ -8,6 +8,7 @@
 // the mouse; each is named in words for screen readers.
 
 import { cardElement, name, names, parse, symbol } from "./cards.js";
+import { whenClosed } from "./dialogs.js";
 
 let dialog = null;
 
@@ -114,13 +115,12 @@ export function chooseKnockMelds(option) {
     + `whichever way you group your cards. The grouping decides where the computer could lay `
     + `off cards (shown lighter beside each meld).`;
   dialog.returnValue = "";
-  return new Promise((resolve) => {
-    dialog.addEventListener("close", () => {
-      const picked = dialog.querySelector("input[name=arrangement]:checked");
-      resolve(dialog.returnValue === "knock" && picked ? picked.dataset.move : null);
-    }, { once: true });
-    dialog.showModal();
-    const checked = dialog.querySelector("input[name=arrangement]:checked");
-    if (checked) checked.focus();
+  const answer = whenClosed(dialog, () => {
+    const picked = dialog.querySelector("input[name=arrangement]:checked");
+    return dialog.returnValue === "knock" && picked ? picked.dataset.move : null;
   });
+  dialog.showModal();
+  const checked = dialog.querySelector("input[name=arrangement]:checked");
+  if (checked) checked.focus();
+  return answer;
 }

@@ -2,6 +2,7 @@
 // rules panel, history and statistics with a chart, and display settings.
 
 import { api } from "./api.js";
+import { whenClosed } from "./dialogs.js";
 import { sheetTable } from "./render.js";
 import { randomClientSeed } from "./verify.js";
 
@@ -80,46 +81,45 @@ export function openNewGame(options, inProgress) {
   // The first hand's client seed, drawn here in the browser (a new one each time).
   $("new-seed").value = randomClientSeed();
   $("new-seal").open = false;
-  return new Promise((resolve) => {
-    let chosen = null;
-    form.onsubmit = (ev) => {
-      ev.preventDefault();
-      chosen = person() ? {
-        opponent: "person",
-        profile: form.elements.profile.value,
-        hollywood: $("opt-hollywood").checked,
-        last_discard_chance: $("opt-ldc").checked,
-        name: $("opt-name").value.trim(),
-        clock: $("opt-clock").value ? Number($("opt-clock").value) : null,
-        open: $("opt-open").checked,
-      } : {
-        profile: form.elements.profile.value,
-        level: form.elements.level.value,
-        hollywood: $("opt-hollywood").checked,
-        last_discard_chance: $("opt-ldc").checked,
-        clientSeed: $("new-seed").value,
-      };
-      dialog.close();
+  let chosen = null;
+  form.onsubmit = (ev) => {
+    ev.preventDefault();
+    chosen = person() ? {
+      opponent: "person",
+      profile: form.elements.profile.value,
+      hollywood: $("opt-hollywood").checked,
+      last_discard_chance: $("opt-ldc").checked,
+      name: $("opt-name").value.trim(),
+      clock: $("opt-clock").value ? Number($("opt-clock").value) : null,
+      open: $("opt-open").checked,
+    } : {
+      profile: form.elements.profile.value,
+      level: form.elements.level.value,
+      hollywood: $("opt-hollywood").checked,
+      last_discard_chance: $("opt-ldc").checked,
+      clientSeed: $("new-seed").value,
     };
-    $("new-cancel").onclick = () => dialog.close();
-    const join = (code) => {
-      const text = code.trim();
-      if (!text) { $("join-status").textContent = "Type the code your friend read you."; return; }
-      chosen = { join: text };
-      dialog.close();
-    };
-    $("join-go").onclick = () => join($("join-code").value);
-    $("join-code").onkeydown = (ev) => { if (ev.key === "Enter") { ev.preventDefault(); join($("join-code").value); } };
-    $("lobby").onclick = (ev) => {
-      const btn = ev.target.closest("button[data-invite]");
-      if (btn) join(btn.dataset.invite);
-    };
-    dialog.addEventListener("close", () => resolve(chosen), { once: true });
-    dialog.showModal();
-    // Focus on Start (Enter starts), with the window read from its title down.
-    $("new-start").focus({ preventScroll: true });
-    dialog.scrollTop = 0;
-  });
+    dialog.close();
+  };
+  $("new-cancel").onclick = () => dialog.close();
+  const join = (code) => {
+    const text = code.trim();
+    if (!text) { $("join-status").textContent = "Type the code your friend read you."; return; }
+    chosen = { join: text };
+    dialog.close();
+  };
+  $("join-go").onclick = () => join($("join-code").value);
+  $("join-code").onkeydown = (ev) => { if (ev.key === "Enter") { ev.preventDefault(); join($("join-code").value); } };
+  $("lobby").onclick = (ev) => {
+    const btn = ev.target.closest("button[data-invite]");
+    if (btn) join(btn.dataset.invite);
+  };
+  const answer = whenClosed(dialog, () => chosen);
+  dialog.showModal();
+  // Focus on Start (Enter starts), with the window read from its title down.
+  $("new-start").focus({ preventScroll: true });
+  dialog.scrollTop = 0;
+  return answer;
 }
 
 const CLOCK_TEXT = { 30: "30 s a move", 60: "60 s a move", 120: "2 min a move" };
