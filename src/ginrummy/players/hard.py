@@ -100,9 +100,6 @@ class Style:
     develop_per_turn: float = 2.0
     #: Evidence factors of the opponent model.
     evidence: Evidence = field(default_factory=Evidence)
-    #: Trial: take any discard that lowers the deadwood when the opponent's last discard is
-    #: worth at most this (a quick knocker near its knock; 0: off).
-    take_hazard: int = 0
 
 
 HARD = Style()
@@ -173,9 +170,6 @@ class HardPlayer(Player):
             best <= view.knock_limit
             and self.knock_gain(view, model, best, with_top, top) is not None
         ):
-            return True
-        if (self.style.take_hazard and view.opponent_discards
-                and CARD_VALUE[int(view.opponent_discards[-1])] <= self.style.take_hazard):
             return True
         stock = model.stock_weights()
         if not stock:
