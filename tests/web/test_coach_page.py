@@ -24,8 +24,10 @@ from .test_page import (
     wait_after,
 )
 
-#: How long an assessment ahead may take to be answered (the coach's process runs niced).
-AHEAD_SECONDS = 30
+#: How long an assessment ahead may take to be answered: the coach's process runs niced
+#: (limits.COACH_NICENESS), and beside both test workers, their browsers and mypy it gets a
+#: few percent of a core.
+AHEAD_SECONDS = 60
 
 
 def _counted(answer: Any) -> int:
