@@ -239,8 +239,8 @@ def known_deals(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
     """``known_deals(n)``: from then on the in-process web table takes its server seeds and
     match seeds from ``random.Random(n)`` instead of :mod:`secrets`, so a test that plays
     matches to their end plays the same deals, and lasts as long, on every run (with secret
-    seeds a whole match took 3 to 30 s). Everything else, the seals' checks included, is as
-    in play."""
+    seeds the whole match of test_people.py took 2 to 28 s). Everything else, the seals'
+    checks included, is as in play."""
     from ginrummy.web import sealing, service
 
     def use(n: int) -> None:
