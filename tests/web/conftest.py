@@ -75,6 +75,18 @@ def loopback_client(**kwargs: Any) -> httpx.Client:
     return httpx.Client(verify=False, **kwargs)
 
 
+def retried(call: Callable[[], httpx.Response]) -> httpx.Response:
+    """``call`` again while its connection fails (a worker killed or a server restarting), for
+    up to :data:`STARTUP_SECONDS` (the time a process may take to come up)."""
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            return call()
+        except httpx.TransportError:
+            time.sleep(0.05)  # poll until a worker answers
+    return call()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -111,15 +111,15 @@ def test_a_decision_is_revisited_from_a_hand_review(
             # A hand in which you drew from the stock at least once is what the test needs.
             number = state["hand"]["number"]
             review = http_get(f"{live_server.url}/api/matches/{mid}/coach/hands/{number}",
-                               headers=auth, timeout=60).json()
+                              headers=auth, timeout=60).json()
             if any(d["move"] == "draw" for d in review["decisions"]):
                 break
             r = http_post(f"{live_server.url}/api/matches/{mid}/next-hand", headers=auth,
-                           json={"version": state["version"], "client_seed": "next"})
+                          json={"version": state["version"], "client_seed": "next"})
         else:
             assert state["status"] == "playing"
             r = http_post(f"{live_server.url}/api/matches/{mid}/moves", headers=auth,
-                           json={"move": choose(state), "version": state["version"]})
+                          json={"move": choose(state), "version": state["version"]})
         assert r.status_code == 200, r.text
     else:
         raise AssertionError("no hand ended with a draw decision of yours")
@@ -175,7 +175,7 @@ def test_the_coach_on_from_the_start_waits_for_the_sealed_first_deal(
     page.click("#new-cancel")
     token = page.evaluate("localStorage.getItem('ginrummy.token')")
     r = http_post(f"{live_server.url}/api/matches", json={"deal": False},
-                   headers={"Authorization": f"Bearer {token}"})
+                  headers={"Authorization": f"Bearer {token}"})
     assert r.status_code == 201, r.text
     page.reload()
     page.wait_for_selector("body[data-ready=true]")
@@ -204,8 +204,8 @@ def test_with_the_coach_off_decisions_are_assessed_ahead_and_the_review_streams(
     answers: list[Any] = []
     page.on("response", lambda r: answers.append(r) if r.url.endswith("/coach/ahead") else None)
     ahead = 0
+    state = state_of(page, live_server)
     for _ in range(MAX_STEPS):
-        state = state_of(page, live_server)
         if ahead >= 3 or (state["hand"]["result"] and ahead):
             break
         if state["hand"]["result"]:
@@ -213,15 +213,15 @@ def test_with_the_coach_off_decisions_are_assessed_ahead_and_the_review_streams(
             # upcard and knock at once, or answer your first move with a knock): the next one.
             page.click("#btn-next")
             wait_after(page, state["version"])
+            state = state_of(page, live_server)
             continue
-        move = choose(state)
+        decision = len(state["hand"]["legal_moves"]) > 1
         seen = len(answers)
-        click_move(page, state, move)
+        click_move(page, state, choose(state))
         assert page.inner_text("#coach-slot") == ""  # the coach is off: no remark shown
-        if len(state["hand"]["legal_moves"]) == 1:
-            continue
-        if state_of(page, live_server)["hand"]["result"]:
-            continue  # the knock, or the computer's reply, ended the hand: nothing is assessed
+        state = state_of(page, live_server)
+        if not decision or state["hand"]["result"]:
+            continue  # a forced move; or the knock, or the computer's reply, ended the hand
         # The page asks the coach to assess ahead after each move of yours; an answer asked
         # after this decision counts it among the decisions assessed or kept.
         deadline = time.monotonic() + AHEAD_SECONDS
@@ -246,7 +246,7 @@ def test_with_the_coach_off_decisions_are_assessed_ahead_and_the_review_streams(
     page.wait_for_selector("#coach-review .coach-summary")
     number = state["hand"]["number"]
     review = http_get(f"{live_server.url}/api/matches/{state['id']}/coach/hands/{number}",
-                       headers=auth, timeout=60).json()
+                      headers=auth, timeout=60).json()
     assert page.inner_text("#coach-review .coach-summary") == review["summary"]
     assert page.locator("#coach-review .coach-all .coach-item").count() == len(
         review["decisions"])

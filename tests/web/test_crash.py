@@ -64,7 +64,7 @@ def test_sigkill_mid_match_then_restart_keeps_every_acknowledged_move(tmp_path: 
     again = Server(db, tmp_path / "server2.log").start()
     try:
         client = loopback_client(base_url=again.url, timeout=30,
-                              headers={"Authorization": f"Bearer {token}"})
+                                 headers={"Authorization": f"Bearer {token}"})
         assert client.get("/api/me").json()["current_match"] == last["id"]
         resumed = client.get(f"/api/matches/{last['id']}").json()
         assert {**resumed, "computer_moves": []} == {**last, "computer_moves": []}

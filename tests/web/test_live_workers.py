@@ -30,7 +30,7 @@ TRIES = 400
 def one_connection(url: str) -> tuple[httpx.Client, str]:
     """A client held to one connection, and the worker that connection reached."""
     client = loopback_client(base_url=url, timeout=httpx.Timeout(READ_TIMEOUT),
-                          limits=httpx.Limits(max_connections=1))
+                             limits=httpx.Limits(max_connections=1))
     return client, str(client.get("/api/health").json()["worker"])
 
 

@@ -84,7 +84,7 @@ def finish_hand_through_api(page: Any, server: Server, limit: int) -> None:
         if state["status"] != "playing":
             return
         r = http_post(f"{server.url}/api/matches/{state['id']}/moves", headers=auth,
-                       json={"move": choose(state), "version": state["version"]})
+                      json={"move": choose(state), "version": state["version"]})
         assert r.status_code == 200, r.text
 
 

@@ -81,7 +81,7 @@ class Pinned:
 
     def _new(self) -> tuple[httpx.Client, str, int]:
         client = loopback_client(base_url=self.url, timeout=httpx.Timeout(READ_TIMEOUT),
-                              limits=httpx.Limits(max_connections=1))
+                                 limits=httpx.Limits(max_connections=1))
         if self.token is not None:
             client.headers["Authorization"] = f"Bearer {self.token}"
         r = client.get("/api/health")

@@ -30,7 +30,7 @@ from sqlalchemy import func, select
 from ginrummy.record import parse
 from ginrummy.store import Store, _Match, _Player
 
-from .conftest import STARTUP_SECONDS, Server, loopback_client
+from .conftest import STARTUP_SECONDS, Server, loopback_client, retried
 from .helpers import card_tokens, choose, where_cards, without_spots
 from .pg_databases import new_pg_database
 from .test_api import secrets_now
@@ -65,7 +65,7 @@ class Deployment:
         """A keep-alive client of the server whose answers are kept for :meth:`check`."""
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         return loopback_client(base_url=self.url, headers=headers, timeout=60,
-                            event_hooks={"response": [self._seen]})
+                               event_hooks={"response": [self._seen]})
 
     def player(self, name: str = "Ann") -> tuple[int, str]:
         """A new player, made in the database (the server limits new players per address)."""
@@ -440,18 +440,6 @@ def _extends(later: list[list[str]], earlier: list[list[str]]) -> bool:
         not earlier or later[len(earlier) - 1][:len(earlier[-1])] == earlier[-1])
 
 
-def _retried(call: Callable[[], httpx.Response]) -> httpx.Response:
-    """``call`` again while its connection fails (a worker killed or a server restarting), for
-    up to :data:`STARTUP_SECONDS` (the time a process may take to come up)."""
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while time.monotonic() < deadline:
-        try:
-            return call()
-        except httpx.TransportError:
-            time.sleep(0.05)  # poll until a worker answers
-    return call()
-
-
 def test_kill_9_mid_match_loses_no_acknowledged_move(deployment: Deployment) -> None:
     _, token = deployment.player("Kim")
     rng = random.Random(9)
@@ -479,7 +467,7 @@ def test_kill_9_mid_match_loses_no_acknowledged_move(deployment: Deployment) -> 
             client.close()
             server.start()  # the same database, a new process (and port)
             client = deployment.client(token)
-        resumed = _retried(lambda: client.get(f"/api/matches/{mid}"))
+        resumed = retried(lambda: client.get(f"/api/matches/{mid}"))
         assert resumed.status_code == 200 and _same(resumed.json(), last)
         if deployment.workers > 1:  # a new worker process takes the killed one's place
             deadline = time.monotonic() + STARTUP_SECONDS
@@ -494,7 +482,7 @@ def test_kill_9_mid_match_loses_no_acknowledged_move(deployment: Deployment) -> 
             if state["status"] == "over":
                 break
             path, body = _request_of(state, rng)
-            r = _retried(lambda p=path, b=body: client.post(p, json=b))
+            r = retried(lambda p=path, b=body: client.post(p, json=b))
             if r.status_code == 409:  # sent twice across the kill: the first was taken
                 r = client.get(f"/api/matches/{mid}")
             assert r.status_code == 200, r.text

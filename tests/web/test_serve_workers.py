@@ -23,7 +23,7 @@ import pytest
 
 from ginrummy.store import Store
 
-from .conftest import STARTUP_SECONDS, Server, http_get, http_post, loopback_client
+from .conftest import STARTUP_SECONDS, Server, http_get, http_post, loopback_client, retried
 from .helpers import choose
 from .pg_databases import database_url
 
@@ -105,10 +105,10 @@ def _step(url: str, auth: dict[str, str], state: dict[str, Any]) -> dict[str, An
     mid = state["id"]
     if state["status"] == "between_hands" or state["hand"] is None:
         r = http_post(f"{url}/api/matches/{mid}/next-hand", headers=auth, timeout=30,
-                       json={"version": state["version"], "client_seed": secrets.token_hex(8)})
+                      json={"version": state["version"], "client_seed": secrets.token_hex(8)})
     else:
         r = http_post(f"{url}/api/matches/{mid}/moves", headers=auth, timeout=30,
-                       json={"move": choose(state), "version": state["version"]})
+                      json={"move": choose(state), "version": state["version"]})
     assert r.status_code == 200, r.text
     return dict(r.json())
 
@@ -150,7 +150,7 @@ def _client_on(url: str, worker: str) -> httpx.Client:
     """A client whose one connection reached ``worker`` (new connections until one does)."""
     for _ in range(TRIES):
         client = loopback_client(base_url=url, timeout=30,
-                              limits=httpx.Limits(max_connections=1))
+                                 limits=httpx.Limits(max_connections=1))
         try:
             if client.get("/api/health").json()["worker"] == worker:
                 return client
@@ -205,12 +205,7 @@ def test_two_workers_answer_and_a_match_survives_a_worker_killed(server: Server)
 
     os.kill(pids[0], signal.SIGKILL)
     # The match as acknowledged, from whichever worker answers (retrying a refused connect).
-    for _ in range(TRIES):
-        try:
-            r = http_get(f"{url}/api/matches/{state['id']}", headers=auth, timeout=30)
-            break
-        except httpx.TransportError:
-            continue
+    r = retried(lambda: http_get(f"{url}/api/matches/{state['id']}", headers=auth, timeout=30))
     assert r.status_code == 200
     again = r.json()
     assert again["version"] == acknowledged["version"]
