@@ -184,6 +184,12 @@ def test_a_turn_fits_on_one_screen_and_the_result_is_in_view(
             wait_after(page, final["version"])
             assert state_of(page, live_server)["hand"]["number"] == first + 1
             assert page.locator("#hand-end").is_hidden()
+    elif final["status"] == "between_hands":
+        # The result was scrolled into view; the next deal is shown from the top again.
+        page.click("#btn-next")
+        wait_after(page, final["version"])
+        assert page.locator("#hand-end").is_hidden()
+        assert page.evaluate("scrollY") == 0
     assert not page.errors
 
 

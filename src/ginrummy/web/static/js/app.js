@@ -296,6 +296,9 @@ async function nextHand() {
     refusedSeed = null;
     await load(next);
     afterMove(false, false);
+    // The last hand's result was scrolled into view; the new deal is shown from the top, as
+    // the first one is (on a phone a turn fits on one screen), and focusing a card keeps it so.
+    window.scrollTo(0, 0);
     focusHand();
   } catch (err) {
     setBusy(false);
