@@ -9,10 +9,15 @@ decides the result: the default leaves it nothing to lay off; the other lets it 
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from deals import build_deck
 from ginrummy import Match, get_rules
 from ginrummy.record import dumps
 from ginrummy.store import HandSummary, Store
+
+from .conftest import Server
 
 MINE = "5h 6h 7h 8h 8c 8d 8s Ac 2d 3s"
 THEIRS = "9h Kd Qs Jc Tc 2c 4c 6d Td 3h"
@@ -44,3 +49,29 @@ def stored_knock_choice(store: Store) -> tuple[str, str]:
                for n, h in enumerate(match.hands, 1) if h.result is not None],
     )
     return token, info.id
+
+
+def open_stacked(page: Any, server: Server, *, tour: bool = False) -> tuple[dict[str, str], str]:
+    """Opens ``page`` as the player of a new :func:`stored_knock_choice` match on ``server``
+    (with the first round's guide on for it if ``tour``); returns (auth headers, match id)."""
+    store = Store(server.db_url)
+    try:
+        token, match_id = stored_knock_choice(store)
+    finally:
+        store.close()
+    page.add_init_script(f"localStorage.setItem('ginrummy.token', {token!r})")
+    if tour:
+        on = json.dumps({"match": match_id, "on": True})
+        page.add_init_script(f"localStorage.setItem('ginrummy.tour', {on!r})")
+    page.goto(server.url + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    return {"Authorization": f"Bearer {token}"}, match_id
+
+
+def meld_groups(page: Any, selector: str) -> list[list[str]]:
+    """The cards of each meld group the page shows under ``selector``, in order."""
+    groups: list[list[str]] = page.eval_on_selector_all(
+        f"{selector} .group.meld",
+        "gs => gs.map(g => [...g.querySelectorAll('.card')].map(c => c.dataset.card))",
+    )
+    return groups

@@ -16,10 +16,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from ginrummy.store import Store
-
 from .conftest import Server, http_get
-from .knock_choice import DEFAULT_MELDS, OTHER_MELDS, OTHER_MOVE, stored_knock_choice
+from .knock_choice import DEFAULT_MELDS, OTHER_MELDS, OTHER_MOVE, meld_groups, open_stacked
 
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 PHONE = {
@@ -44,29 +42,9 @@ def page(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
     ctx.close()
 
 
-def open_stacked(page: Any, server: Server) -> tuple[dict[str, str], str]:
-    store = Store(server.db_url)
-    try:
-        token, match_id = stored_knock_choice(store)
-    finally:
-        store.close()
-    page.add_init_script(f"localStorage.setItem('ginrummy.token', {token!r})")
-    page.goto(server.url + "/")
-    page.wait_for_selector("body[data-ready=true]")
-    return {"Authorization": f"Bearer {token}"}, match_id
-
-
 def state(server: Server, auth: dict[str, str], match_id: str) -> dict[str, Any]:
     out: dict[str, Any] = http_get(f"{server.url}/api/matches/{match_id}", headers=auth).json()
     return out
-
-
-def meld_groups(page: Any, selector: str) -> list[list[str]]:
-    groups: list[list[str]] = page.eval_on_selector_all(
-        f"{selector} .group.meld",
-        "gs => gs.map(g => [...g.querySelectorAll('.card')].map(c => c.dataset.card))",
-    )
-    return groups
 
 
 def check_result(page: Any, server: Server, auth: dict[str, str], match_id: str,

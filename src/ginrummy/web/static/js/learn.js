@@ -348,7 +348,11 @@ export function guideStep(state, ui, busy) {
     const act = knock.gin ? "gin" : "knock";
     const label = knock.gin ? "Gin" : "Knock";
     if (ui.selected === knock.card) {
-      return { step: act, text: `Now press ${label} (${label[0]}): the ${symbol(knock.card)} goes face down and you lay out your melds${knock.gin ? " with no deadwood at all" : ` with ${knock.deadwood_after} deadwood`}.`, targets: [`[data-act="${act}"]`] };
+      // Several groupings leave the same deadwood: Knock opens the window that picks one.
+      const choose = !knock.gin && (knock.arrangements || []).length > 1
+        ? ` Your cards group into melds in ${knock.arrangements.length} ways that leave the same deadwood: a window shows them, with the first one chosen; press Knock in it to lay that one down.`
+        : "";
+      return { step: act, text: `Now press ${label} (${label[0]}): the ${symbol(knock.card)} goes face down and you lay out your melds${knock.gin ? " with no deadwood at all" : ` with ${knock.deadwood_after} deadwood`}.${choose}`, targets: [`[data-act="${act}"]`] };
     }
     return { step: `select-${act}`, text: `The ${label} button lit up: you can end the hand${knock.gin ? " with gin" : ` with ${knock.deadwood_after} deadwood`}. Select the ${symbol(knock.card)} in your hand (click it, or H, arrows and Enter), then press ${label}.`, targets: [cardSel(knock.card)] };
   }
