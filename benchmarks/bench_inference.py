@@ -18,9 +18,26 @@ It also counts how often the opponent's real hand, walked back along its real dr
 contradicts none of its moves (``knowledge.PastPlay``): every time against ``simple``, whose
 rules ``QUICK_FIT`` describes.
 
+A second table asks what matters most against ``simple`` (docs/players.md, "What knowing the
+opponent's hand is worth"): does a discard feed it? In ``bench_strength.py``'s matches of
+``hard`` against ``simple`` (seed ``s1``), every card ``hard`` holds at each of its discard
+decisions is labelled by whether ``simple``'s real hand melds with it, and predicted by:
+
+* ``hard's danger``: ``OpponentModel.danger`` (each card's odds taken as independent);
+* ``learned``: a small network (numpy, two layers, seeded) on features read from the view
+  alone (the card's rank and the stock; for each card that melds with it, whether it is
+  unseen, held, in the pile, known in the opponent's hand or off the suit's end, its odds in
+  ``hard``'s model, and whether the opponent threw or passed it; the opponent's discards near
+  it; and ``hard``'s danger itself), trained on the first ``--feed-train`` matches and scored
+  on the next ``--feed-test`` (other decks).
+
+Each is scored by its AUC (the chance that a card that feeds is ranked above one that does
+not) and its log loss on the held-out matches.
+
 Run from the repository root::
 
-    python benchmarks/bench_inference.py [--hands 60] [--guesses 200] [--markdown]
+    python benchmarks/bench_inference.py [--hands 60] [--guesses 200]
+        [--feed-train 800] [--feed-test 400] [--markdown]
 
 Not a test: it prints figures, whatever they are.
 """
@@ -31,9 +48,14 @@ import argparse
 import math
 import random
 import statistics
+from collections.abc import Callable
+
+import numpy as np
 
 from _common import environment_lines, load_line, parse_shared_args, print_rows
 from ginrummy import Hand
+from ginrummy.match import Match
+from ginrummy.melds import melds_with
 from ginrummy.players import make
 from ginrummy.players.expert import ExpertPlayer
 from ginrummy.players.knowledge import (
@@ -44,6 +66,7 @@ from ginrummy.players.knowledge import (
     opponent_turns,
 )
 from ginrummy.players.worlds import fitting_hands, sample_developed_hands
+from ginrummy.view import PlayerView
 
 
 def _log_loss(prob: dict[int, float], truth: int) -> float:
@@ -96,10 +119,125 @@ def measure(opponent: str, hands: int, guesses: int) -> tuple[dict[str, float], 
     return {k: statistics.mean(v) for k, v in losses.items()}, count, clean
 
 
+def _card_features(view: PlayerView, model: OpponentModel, masks: tuple[int, int, int],
+                   card: int) -> list[float]:
+    """What the view says about ``card`` (a card that may meld with the discard; -1 past the
+    end of its suit): unseen, held, in the pile, known in the opponent's hand, off the end,
+    its odds, thrown by the opponent, passed by it."""
+    pile, thrown, passed = masks
+    if card < 0:
+        return [0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]
+    known = model.known >> card & 1
+    return [float(view.unseen_mask >> card & 1 and not known), float(view.hand_mask >> card & 1),
+            float(pile >> card & 1), float(known), 0.0, model.prob[card],
+            float(thrown >> card & 1), float(passed >> card & 1)]
+
+
+def feed_features(view: PlayerView, model: OpponentModel, card: int) -> list[float]:
+    """The learned predictor's inputs for discarding ``card`` (from the view alone)."""
+    pile, thrown, passed = (sum(1 << int(c) for c in cards) for cards in (
+        view.discard_pile, view.opponent_discards, view.opponent_passed))
+    masks = (pile, thrown, passed)
+    rank, suit = card % 13, card // 13
+    features = [model.danger(card), rank / 12.0, min(rank, 9) / 9.0, view.stock_count / 31.0,
+                len(view.opponent_discards) / 15.0, len(view.opponent_took) / 5.0]
+    same = sorted((_card_features(view, model, masks, c)
+                   for c in range(rank, 52, 13) if c != card), reverse=True)
+    for f in same:
+        features += f
+    for d in (-2, -1, 1, 2):
+        near = suit * 13 + rank + d if 0 <= rank + d < 13 else -1
+        features += _card_features(view, model, masks, near)
+    cards = [int(c) for c in view.opponent_discards]
+    features.append(sum(c // 13 == suit and abs(c % 13 - rank) <= 2 for c in cards) / 3.0)
+    features.append(sum(c % 13 == rank for c in cards) / 2.0)
+    return features
+
+
+def feed_rows(first: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """(features, fed) for every card ``hard`` held at its discards in matches ``first`` to
+    ``first + count`` against ``simple``, seeded as ``bench_strength.py`` seeds them."""
+    rows: list[list[float]] = []
+    fed: list[bool] = []
+    for i in range(first, first + count):
+        seat = i % 2
+        players = [make("hard", seed=f"s1/A/{i}"), make("simple", seed=f"s1/B/{i}")]
+        if seat == 1:
+            players.reverse()
+        match = Match("house", seed=f"s1/{i // 4}", first_dealer=(i // 2) % 2)
+        while not match.over:
+            if match.hand.over:
+                match.next_hand()
+            hand = match.hand
+            while not hand.over:
+                mover = hand.to_play
+                view = match.view(mover)
+                if mover == seat and view.phase == "discard":
+                    model = OpponentModel(view)
+                    truth = hand.hands[1 - seat]
+                    for card in range(52):
+                        if view.hand_mask >> card & 1:
+                            rows.append(feed_features(view, model, card))
+                            fed.append(melds_with(truth, card))
+                match.play(players[mover].choose(view))
+    return np.array(rows), np.array(fed, dtype=float)
+
+
+def train_network(x: np.ndarray, y: np.ndarray, *, hidden: int = 64, epochs: int = 4,
+                  seed: int = 0) -> Callable[[np.ndarray], np.ndarray]:
+    """A two-layer network (ReLU, then a logistic output) fitted by Adam to the log loss;
+    returns the function that predicts from rows like ``x``."""
+    rng = np.random.default_rng(seed)
+    mean, scale = x.mean(0), x.std(0) + 1e-6
+    z = (x - mean) / scale
+    params = [rng.normal(0, 1 / np.sqrt(z.shape[1]), (z.shape[1], hidden)), np.zeros(hidden),
+              rng.normal(0, 1 / np.sqrt(hidden), hidden), np.zeros(1)]
+    first = [np.zeros_like(p) for p in params]
+    second = [np.zeros_like(p) for p in params]
+
+    def forward(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        h = np.maximum(rows @ params[0] + params[1], 0.0)
+        return h, 1.0 / (1.0 + np.exp(-(h @ params[2] + params[3][0])))
+
+    step = 0
+    for _ in range(epochs):
+        order = rng.permutation(len(z))
+        for k in range(0, len(order), 512):
+            batch = order[k:k + 512]
+            h, p = forward(z[batch])
+            g = (p - y[batch]) / len(batch)
+            gh = np.outer(g, params[2]) * (h > 0)
+            grads = [z[batch].T @ gh, gh.sum(0), h.T @ g, np.array([g.sum()])]
+            step += 1
+            for j, grad in enumerate(grads):
+                first[j] = 0.9 * first[j] + 0.1 * grad
+                second[j] = 0.999 * second[j] + 0.001 * grad * grad
+                params[j] -= 1e-3 * (first[j] / (1 - 0.9 ** step)) / (
+                    np.sqrt(second[j] / (1 - 0.999 ** step)) + 1e-8)
+    return lambda rows: forward((rows - mean) / scale)[1]
+
+
+def auc(p: np.ndarray, y: np.ndarray) -> float:
+    """The chance that a random positive is ranked above a random negative (ties half)."""
+    _, inverse, counts = np.unique(p, return_inverse=True, return_counts=True)
+    ranks = np.empty(len(p))
+    ranks[np.argsort(p, kind="stable")] = np.arange(1, len(p) + 1)
+    ranks = (np.bincount(inverse, ranks) / counts)[inverse]  # tied values share their rank
+    pos = y.sum()
+    return float((ranks[y == 1].sum() - pos * (pos + 1) / 2) / (pos * (len(y) - pos)))
+
+
+def log_loss(p: np.ndarray, y: np.ndarray) -> float:
+    q = np.clip(p, 1e-3, 1 - 1e-3)
+    return float(-np.mean(y * np.log(q) + (1 - y) * np.log(1 - q)))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=60)
     parser.add_argument("--guesses", type=int, default=200)
+    parser.add_argument("--feed-train", type=int, default=800)
+    parser.add_argument("--feed-test", type=int, default=400)
     parser.add_argument("--markdown", action="store_true")
     args = parse_shared_args(parser, None)
     for line in environment_lines(["ginrummy"]):
@@ -113,6 +251,20 @@ def main() -> None:
     print()
     print_rows(["opponent", "positions", "count only", "model", "developed", "fitted",
                 "real hand fits"], rows, markdown=args.markdown, right_from=1)
+    if args.feed_train and args.feed_test:
+        x, y = feed_rows(0, args.feed_train)
+        x_test, y_test = feed_rows(args.feed_train, args.feed_test)
+        predict = train_network(x, y)
+        print()
+        print(f"Does a discard feed simple? hard's cards at its discards, matches 0-"
+              f"{args.feed_train - 1} to train, {args.feed_train}-"
+              f"{args.feed_train + args.feed_test - 1} to score ({len(y_test)} cards, "
+              f"{100 * y_test.mean():.1f}% feed)")
+        feeds: list[tuple[str, np.ndarray]] = [("hard's danger", x_test[:, 0]),
+                                               ("learned", predict(x_test))]
+        print_rows(["predictor", "AUC", "log loss"],
+                   [[name, f"{auc(p, y_test):.3f}", f"{log_loss(p, y_test):.3f}"]
+                    for name, p in feeds], markdown=args.markdown, right_from=1)
     print(load_line("at the end"))
 
 
