@@ -14,19 +14,23 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from ginrummy.hand import Hand
+from ginrummy.match import Match
 from ginrummy.players import make
 from ginrummy.players.base import Player
 from ginrummy.players.expert import ExpertPlayer
 from ginrummy.players.hard import HARD, HardPlayer, Style
 from ginrummy.players.knowledge import PATIENT_FIT, QUICK_FIT
 from ginrummy.selfplay import play_match
+from ginrummy.view import PlayerView
 
-__all__ = ["MatchResult", "PlayerSpec", "Series", "run_series", "wilson"]
+__all__ = ["MatchResult", "PlayerSpec", "Series", "balanced_match", "decisions", "run_series",
+           "wilson"]
 
 
 def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -130,6 +134,29 @@ class MatchResult:
     a_points: int
     b_points: int
     seconds: float
+
+
+def balanced_match(seed: str, i: int, a: Player, b: Player,
+                   rules: str = "house") -> tuple[Match, list[Player]]:
+    """Match ``i`` of a balanced series (above) between ``a`` and ``b``, not started, and the
+    players by seat."""
+    players = [a, b] if i % 2 == 0 else [b, a]
+    return Match(rules, seed=f"{seed}/{i // 4}", first_dealer=(i // 2) % 2), players
+
+
+def decisions(match: Match, players: Sequence[Player]) -> Iterator[tuple[Hand, int, PlayerView]]:
+    """Plays ``match`` to its end, yielding the hand, the seat to play and its view before each
+    move is chosen (so a diagnostic can read the hidden cards beside the view, or prime a
+    player with them)."""
+    while not match.over:
+        if match.hand.over:
+            match.next_hand()
+        hand = match.hand
+        while not hand.over:
+            mover = hand.to_play
+            view = match.view(mover)
+            yield hand, mover, view
+            match.play(players[mover].choose(view))
 
 
 def _one_match(args: tuple[PlayerSpec, PlayerSpec, str, int, str]) -> MatchResult:

@@ -53,8 +53,8 @@ from collections.abc import Callable
 import numpy as np
 
 from _common import environment_lines, load_line, parse_shared_args, print_rows
+from _matches import balanced_match, decisions
 from ginrummy import Hand
-from ginrummy.match import Match
 from ginrummy.melds import melds_with
 from ginrummy.players import make
 from ginrummy.players.expert import ExpertPlayer
@@ -160,26 +160,16 @@ def feed_rows(first: int, count: int) -> tuple[np.ndarray, np.ndarray]:
     rows: list[list[float]] = []
     fed: list[bool] = []
     for i in range(first, first + count):
-        seat = i % 2
-        players = [make("hard", seed=f"s1/A/{i}"), make("simple", seed=f"s1/B/{i}")]
-        if seat == 1:
-            players.reverse()
-        match = Match("house", seed=f"s1/{i // 4}", first_dealer=(i // 2) % 2)
-        while not match.over:
-            if match.hand.over:
-                match.next_hand()
-            hand = match.hand
-            while not hand.over:
-                mover = hand.to_play
-                view = match.view(mover)
-                if mover == seat and view.phase == "discard":
-                    model = OpponentModel(view)
-                    truth = hand.hands[1 - seat]
-                    for card in range(52):
-                        if view.hand_mask >> card & 1:
-                            rows.append(feed_features(view, model, card))
-                            fed.append(melds_with(truth, card))
-                match.play(players[mover].choose(view))
+        match, players = balanced_match(
+            "s1", i, make("hard", seed=f"s1/A/{i}"), make("simple", seed=f"s1/B/{i}"))
+        for hand, mover, view in decisions(match, players):
+            if mover == i % 2 and view.phase == "discard":
+                model = OpponentModel(view)
+                truth = hand.hands[1 - mover]
+                for card in range(52):
+                    if view.hand_mask >> card & 1:
+                        rows.append(feed_features(view, model, card))
+                        fed.append(melds_with(truth, card))
     return np.array(rows), np.array(fed, dtype=float)
 
 

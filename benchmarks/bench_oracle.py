@@ -28,14 +28,14 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from typing import NamedTuple
 
 from _common import environment_lines, load_line, print_rows
-from _matches import _setting, ci_text, wilson
-from ginrummy.match import Match
+from _matches import _setting, balanced_match, ci_text, decisions, wilson
 from ginrummy.players import make
 from ginrummy.players.hard import HARD, HardPlayer, Style
 from ginrummy.players.knowledge import OpponentModel
@@ -110,26 +110,18 @@ def _one_match(args: tuple[str, Style, str, int]) -> Outcome:
     start = time.perf_counter()
     seat = i % 2
     oracle = OracleHard(f"{seed}/A/{i}", style, channel)
-    other = make("simple", seed=f"{seed}/B/{i}")
-    players = [oracle, other] if seat == 0 else [other, oracle]
-    match = Match("house", seed=f"{seed}/{i // 4}", first_dealer=(i // 2) % 2)
+    match, players = balanced_match(seed, i, oracle, make("simple", seed=f"{seed}/B/{i}"))
+    for hand, mover, _ in decisions(match, players):
+        oracle.truth = hand.hands[1 - mover]
     hands: Counter[str] = Counter()
     points: Counter[str] = Counter()
     taken = discards = 0
-    while not match.over:
-        if match.hand.over:
-            match.next_hand()
-        hand = match.hand
-        while not hand.over:
-            mover = hand.to_play
-            oracle.truth = hand.hands[1 - mover]
-            move = players[mover].choose(match.view(mover))
-            if mover == seat:
-                discards += move.startswith("discard")
-            elif move == "take" and hand.history and hand.history[-1].seat == seat and (
-                    hand.history[-1].kind == "discard"):
-                taken += 1  # the oracle's own discard (not the upcard it passed on)
-            match.play(move)
+    for hand in match.hands:
+        history = hand.history
+        discards += sum(e.seat == seat and e.kind == "discard" for e in history)
+        # simple's takes of the oracle's own discards (not of the upcard it passed on)
+        taken += sum(e.kind == "take" and before.seat == seat and before.kind == "discard"
+                     for before, e in itertools.pairwise(history))
         assert hand.result is not None
         kind = ending(hand.result, seat)
         hands[kind] += 1
