@@ -41,6 +41,7 @@ _HINT = {
     "tests/web/test_people_workers.py": 45,
     # Its whole match plays known deals (tests/web/conftest.py, known_deals): 16 to 21 s.
     "tests/web/test_people.py": 20,
+    "tests/web/test_schema.py": 15,
     "tests/web/test_coach_api.py": 15,
     "tests/web/test_coach_page.py": 15,
     "tests/web/test_page.py": 15,
