@@ -11,7 +11,9 @@ Regenerate only when a change of behaviour is intended: ``python tests/golden_ca
 The nine cases with ``hard`` or ``expert`` were regenerated for issue 14 (``hard``'s retuned
 style, the expert's reading of the opponent's style), and ``house-expert-hard-3`` twice more
 for the expert's search against a player that holds out (1.5 standard errors, up to 400
-worlds; then the knock searched too); every other case is as first written.
+worlds; then the knock searched too); it and ``modern-lastchance-expert-simple-2`` once more
+when the expert stopped searching ``hard``'s takes against a quick knocker; every other case
+is as first written.
 """
 
 from __future__ import annotations

@@ -62,6 +62,43 @@ def test_randomness_comes_only_from_its_own_rng() -> None:
     assert is_legal_choice(hand, a)
 
 
+def _draws_hard_takes(count: int) -> list[PlayerView]:
+    """Views at a draw (not the opening) where ``hard`` takes the top discard and the take
+    does not go gin, from seeded hands of ``simple`` against itself."""
+    found: list[PlayerView] = []
+    hard = ExpertPlayer(0)._hard
+    for seed in range(200):
+        hand = Hand("house", seed=seed)
+        players = [make("simple", seed=seed), make("simple", seed=seed + 1)]
+        while not hand.over and len(found) < count:
+            view = hand.view(hand.to_play)
+            if (view.phase == "draw" and hard.wants_top(view, hard.model(view))
+                    and not expert_module._take_goes_gin(view)):
+                found.append(view)
+            hand.play(players[hand.to_play].choose(view))
+        if len(found) >= count:
+            break
+    assert len(found) == count
+    return found
+
+
+def test_a_take_hard_makes_against_a_quick_knocker_is_not_searched() -> None:
+    """Against a quick knocker (assumed in a lone hand) the expert takes where ``hard`` does;
+    ``at_once_search_takes`` searches the take against a stock draw, as does play against an
+    opponent not read as a quick knocker."""
+    for view in _draws_hard_takes(5):
+        quick = ExpertPlayer(1, samples=4)
+        model = quick._hard.model(view)
+        assert quick.knocks_at_once(view)
+        assert quick.candidates(view, model) == ["take"]
+        assert quick.choose(view) == "take"
+        searching = ExpertPlayer(1, samples=4, at_once_search_takes=True)
+        assert searching.candidates(view, model) == ["take", "draw"]
+        unread = ExpertPlayer(1, samples=4, read_style=False)
+        assert not unread.knocks_at_once(view)
+        assert unread.candidates(view, model) == ["take", "draw"]
+
+
 def test_obvious_moves_need_no_search() -> None:
     # Gin at once: the upcard completes 7h8h9hTh and throwing the Kc is gin.
     deck = _deck("Ac2c3c4d5d6d8h9hThKc", "Ts Js Qs Ks 9s 8d 9d Td Jd 2h", upcard="7h")

@@ -3,7 +3,8 @@
 At each decision with a real choice the player:
 
 1. lists a few candidate moves, ranked by ``hard``'s rules: take or not at a draw (a take is
-   considered only when it lowers the deadwood); the best few discards by ``hard``'s score at
+   considered only when it lowers the deadwood, and one ``hard`` makes against a quick knocker
+   is made without search); the best few discards by ``hard``'s score at
    a discard. Against an opponent that knocks at its first chance, whether to knock is
    ``hard``'s decision (its sampled estimate of the undercut risk): when ``hard`` would knock
    the expert knocks, otherwise knocks are not searched. Against one that holds out
@@ -47,7 +48,9 @@ right the search is trusted further: ``at_once_confidence`` (default 1) standard
 step 4 stand (with the mix the search misjudges a quick knocker, and trusting it further lost
 points against one).
 
-Gin, big gin, a take that goes gin and forced moves are played without search. The budget is
+Gin, big gin, a take that goes gin and forced moves are played without search, and so is a
+take of the top discard that ``hard`` makes against a quick knocker (``at_once_search_takes``
+searches it against a stock draw instead). The budget is
 a number of worlds (``samples``), so a decision is a function of the view and the player's
 seeded RNG only; ``time_limit`` optionally stops early (then a busy machine can change a
 decision; a search stopped after one world keeps ``hard``'s favourite). All randomness, the
@@ -122,6 +125,7 @@ class ExpertPlayer(Player):
         posterior_model: bool = False,
         prior_weight: float = 10.0,
         match_equity: bool = False,
+        at_once_search_takes: bool = False,
     ) -> None:
         super().__init__(seed)
         if samples < 1:
@@ -154,6 +158,7 @@ class ExpertPlayer(Player):
         self.posterior_model = posterior_model
         self.prior_weight = prior_weight
         self.match_equity = match_equity
+        self.at_once_search_takes = at_once_search_takes
         self._style_of: tuple[tuple[PlayerView, ...], bool] = ((), False)
         self._hard = HardPlayer(None, style)
         self._hard.rng = self.rng
@@ -189,7 +194,12 @@ class ExpertPlayer(Player):
         if phase in ("opening", "draw"):
             other = "pass" if phase == "opening" else "draw"
             if hard.wants_top(view, model):
-                return ["take"] if _take_goes_gin(view) else ["take", other]
+                # Against a quick knocker the search's stock draws instead of hard's takes
+                # were all worse on the real cards (docs/players.md, "Issue 14, twelfth round").
+                if _take_goes_gin(view) or (phase == "draw" and not self.at_once_search_takes
+                                            and self.knocks_at_once(view)):
+                    return ["take"]
+                return ["take", other]
             # Only a take that lowers the deadwood is worth a search (and a player whose every
             # take lowers its deadwood can never go round in circles with the discard pile).
             return [other, "take"] if _lowers_deadwood(view) else [other]
