@@ -60,11 +60,12 @@ class Recorder(Player):
         super().__init__(None)
         self.inner = inner
         self.hard = hard
-        self.last: tuple[str, str] = ("", "")
+        #: (the expert's move, hard's move) at each decision, in order.
+        self.moves: list[tuple[str, str]] = []
 
     def decide(self, view: PlayerView) -> str:
         move = self.inner.choose(view)
-        self.last = (move, self.hard.choose(view))
+        self.moves.append((move, self.hard.choose(view)))
         return move
 
 
@@ -103,28 +104,17 @@ def departures(args: tuple[PlayerSpec, int, int]) -> list[Departure]:
     seat = i % 2
     recorder = Recorder(spec.build(f"s1/A/{i}"), make("hard", seed=f"s1/H/{i}"))
     match, players = balanced_match("s1", i, recorder, make("simple", seed=f"s1/B/{i}"))
+    # The position before each of the expert's moves; the recorder holds both answers to it.
+    before = [(hand.copy(), view) for hand, mover, view in decisions(match, players)
+              if mover == seat]
     found: list[Departure] = []
-    pending: tuple[Hand, PlayerView] | None = None
-
-    def judge() -> None:
-        assert pending is not None
-        before, view = pending
-        ours, theirs = recorder.last
+    for (hand, view), (ours, theirs) in zip(before, recorder.moves, strict=True):
         if ours != theirs:
             seed = f"{i}/{len(found)}"
-            a = points_after(before, seat, ours, shuffles, seed)
-            b = points_after(before, seat, theirs, shuffles, seed)
+            a = points_after(hand, seat, ours, shuffles, seed)
+            b = points_after(hand, seat, theirs, shuffles, seed)
             found.append(Departure(kind_of(view.phase, ours, theirs, view.stock_count),
                                    statistics.mean(x - y for x, y in zip(a, b, strict=True))))
-
-    # The generator asks the recorder for a move after yielding: a decision is judged at the
-    # next yield (or at the end), when the recorder holds both answers.
-    for hand, mover, view in decisions(match, players):
-        if pending is not None:
-            judge()
-        pending = (hand.copy(), view) if mover == seat and len(view.legal_moves) > 1 else None
-    if pending is not None:
-        judge()
     return found
 
 
