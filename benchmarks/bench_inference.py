@@ -45,7 +45,6 @@ Not a test: it prints figures, whatever they are.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import statistics
 from collections.abc import Callable
@@ -70,11 +69,9 @@ from ginrummy.view import PlayerView
 
 
 def _log_loss(prob: dict[int, float], truth: int) -> float:
-    total = 0.0
-    for card, p in prob.items():
-        p = min(max(p, 1e-3), 1 - 1e-3)
-        total += -math.log(p) if truth >> card & 1 else -math.log(1 - p)
-    return total / len(prob)
+    """:func:`log_loss` of each card's probability against whether ``truth`` holds it."""
+    return log_loss(np.array(list(prob.values())),
+                    np.array([truth >> card & 1 for card in prob], dtype=float))
 
 
 def _shares(hands: list[int], unseen: list[int]) -> dict[int, float]:
@@ -218,6 +215,8 @@ def auc(p: np.ndarray, y: np.ndarray) -> float:
 
 
 def log_loss(p: np.ndarray, y: np.ndarray) -> float:
+    """The mean log loss of the probabilities ``p`` against the outcomes ``y`` (0 or 1), each
+    probability kept within 0.001 of 0 and 1."""
     q = np.clip(p, 1e-3, 1 - 1e-3)
     return float(-np.mean(y * np.log(q) + (1 - y) * np.log(1 - q)))
 
