@@ -29,23 +29,31 @@ SITUATIONS = {s.id: s for s in load_situations()}
 
 
 @contextmanager
-def page_at(
-    browser: Any, live_server: Server, width: int, *, bypass_csp: bool = False
-) -> Iterator[Any]:
-    """The page, freshly loaded at ``width`` × 900 with its first new-game window open; no
-    page error may happen while it is used."""
+def blank_page(browser: Any, width: int, *, bypass_csp: bool = False) -> Iterator[Any]:
+    """A new page at ``width`` × 900 with reduced motion, nothing loaded yet; no page error may
+    happen while it is used."""
     ctx = browser.new_context(
         viewport={"width": width, "height": 900}, reduced_motion="reduce", bypass_csp=bypass_csp
     )
     pg = ctx.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(live_server.url + "/")
-    pg.wait_for_selector("body[data-ready=true]")
-    pg.wait_for_selector("#dlg-new[open]")  # a first visit opens the new-game window
     yield pg
     assert not errors
     ctx.close()
+
+
+@contextmanager
+def page_at(
+    browser: Any, live_server: Server, width: int, *, bypass_csp: bool = False
+) -> Iterator[Any]:
+    """The page, freshly loaded at ``width`` × 900 with its first new-game window open; no
+    page error may happen while it is used."""
+    with blank_page(browser, width, bypass_csp=bypass_csp) as pg:
+        pg.goto(live_server.url + "/")
+        pg.wait_for_selector("body[data-ready=true]")
+        pg.wait_for_selector("#dlg-new[open]")  # a first visit opens the new-game window
+        yield pg
 
 
 @pytest.fixture()
@@ -158,29 +166,24 @@ def test_the_guide_leads_through_the_window_of_groupings(browser: Any, live_serv
     """The guided first round reaches a knock with two groupings of the same deadwood (the
     stacked match of knock_choice.py, the guide on for it): the guide's Knock step says a window
     will offer them, Knock opens it, and its Knock lays the first down and ends the hand."""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce",
-                              bypass_csp=True)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    open_stacked(page, live_server, tour=True)
-    ready = ("document.body.dataset.busy === 'false' && !document.getElementById('guide').hidden"
-             " && document.getElementById('guide').dataset.step === ")
-    page.wait_for_function(ready + "'select-knock'")
-    assert page.get_attribute("#guide", "data-target") == '#hand .card[data-card="Kc"]'
-    assert "window" not in page.inner_text("#guide-text")
-    page.click('#hand .card[data-card="Kc"]')
-    page.wait_for_function(ready + "'knock'")
-    text = page.inner_text("#guide-text")
-    assert "in 2 ways that leave the same deadwood" in text and "a window shows them" in text
-    page.click(page.get_attribute("#guide", "data-target"))
-    expect(page.locator("#dlg-melds[open]")).to_be_visible()
-    assert page.locator("#dlg-melds .melds-choice").count() == 2
-    page.click("#melds-knock")
-    page.wait_for_function(ready + "'done'")
-    assert meld_groups(page, "#end-you") == DEFAULT_MELDS
-    assert not errors
-    ctx.close()
+    with blank_page(browser, 1280, bypass_csp=True) as page:
+        open_stacked(page, live_server, tour=True)
+        ready = ("document.body.dataset.busy === 'false'"
+                 " && !document.getElementById('guide').hidden"
+                 " && document.getElementById('guide').dataset.step === ")
+        page.wait_for_function(ready + "'select-knock'")
+        assert page.get_attribute("#guide", "data-target") == '#hand .card[data-card="Kc"]'
+        assert "window" not in page.inner_text("#guide-text")
+        page.click('#hand .card[data-card="Kc"]')
+        page.wait_for_function(ready + "'knock'")
+        text = page.inner_text("#guide-text")
+        assert "in 2 ways that leave the same deadwood" in text and "a window shows them" in text
+        page.click(page.get_attribute("#guide", "data-target"))
+        expect(page.locator("#dlg-melds[open]")).to_be_visible()
+        assert page.locator("#dlg-melds .melds-choice").count() == 2
+        page.click("#melds-knock")
+        page.wait_for_function(ready + "'done'")
+        assert meld_groups(page, "#end-you") == DEFAULT_MELDS
 
 
 def test_the_guide_can_be_skipped_with_the_keyboard(page: Any) -> None:
