@@ -157,17 +157,26 @@ def compare(old_path: str, new_path: str) -> None:
         def score(r: dict[str, object]) -> float:
             return 0.5 if r["a_won"] is None else float(bool(r["a_won"]))
 
+        def count(r: dict[str, object], field: str) -> int:
+            value = r[field]
+            assert isinstance(value, int)
+            return value
+
         def margin(r: dict[str, object]) -> int:
-            return int(r["a_points"]) - int(r["b_points"])  # type: ignore[call-overload]
+            return count(r, "a_points") - count(r, "b_points")
 
         print(f"against {b}: {n} matches on the same decks and seats")
         for label, rows in (("old", old), ("new", new)):
             won = sum(score(rows[k]) for k in keys)
-            hands = sum(int(rows[k]["hands"]) for k in keys)  # type: ignore[call-overload]
+            hands = sum(count(rows[k], "hands") for k in keys)
             points = sum(margin(rows[k]) for k in keys)
+            ours = sum(count(rows[k], "a_points") for k in keys)
+            theirs = sum(count(rows[k], "b_points") for k in keys)
             print(f"  {label}: {rows[keys[0]]['a']}: won {100 * won / n:.1f}% "
                   f"({ci_text([100 * x for x in wilson(won, n)])}), "
                   f"margin {points / n:+.1f} points a match, {points / hands:+.2f} a hand")
+            print(f"       {hands / n:.2f} hands a match; points a hand {ours / hands:.2f} "
+                  f"against {theirs / hands:.2f} (ratio {ours / max(theirs, 1):.3f})")
         only_old = sum(1 for k in keys if score(old[k]) > score(new[k]))
         only_new = sum(1 for k in keys if score(new[k]) > score(old[k]))
         diffs = [margin(new[k]) - margin(old[k]) for k in keys]
@@ -175,6 +184,11 @@ def compare(old_path: str, new_path: str) -> None:
         se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n) if n > 1 else 0.0
         print(f"  matches won by old only: {only_old}, by new only: {only_new}; "
               f"margin new - old: {mean:+.1f} points a match (standard error {se:.1f})")
+        lengths = [count(new[k], "hands") - count(old[k], "hands") for k in keys]
+        longer = sum(lengths) / n
+        spread = (math.sqrt(sum((d - longer) ** 2 for d in lengths) / (n - 1) / n)
+                  if n > 1 else 0.0)
+        print(f"  hands a match new - old: {longer:+.2f} (standard error {spread:.2f})")
 
 
 def _parse_pair(text: str) -> tuple[PlayerSpec, PlayerSpec]:

@@ -11,9 +11,11 @@ import pytest
 from ginrummy import Hand, Match
 from ginrummy.cards import mask_of, parse_cards
 from ginrummy.melds import discard_deadwoods, melds_with
+from ginrummy.move import Move
 from ginrummy.players import expert as expert_module
 from ginrummy.players import make
 from ginrummy.players.expert import ExpertPlayer
+from ginrummy.players.hard import lowering_discards
 from ginrummy.players.knowledge import knock_chances
 from ginrummy.players.rollout import (
     PlayoutPolicy,
@@ -99,6 +101,32 @@ def test_a_take_hard_makes_against_a_quick_knocker_is_not_searched() -> None:
         assert unread.candidates(view, model) == ["take", "draw"]
 
 
+def test_more_discards_are_searched_against_a_quick_knocker() -> None:
+    """``at_once_candidates`` of ``hard``'s ranked discards (its favourite first) against a
+    quick knocker (assumed in a lone hand), ``max_candidates`` against one not read as such."""
+    checked = 0
+    for _, view in _views(60):
+        if view.phase != "discard":
+            continue
+        quick = ExpertPlayer(1, samples=4, at_once_candidates=5, max_candidates=3)
+        model = quick._hard.model(view)
+        ranked = [Move.discard(card) for _, card in quick._hard.rank_discards(
+            view, model, lowering_discards(view.hand_mask, -1 if view.taken is None
+                                           else int(view.taken)))]
+        found = quick.candidates(view, model)
+        if len(found) == 1 or found[0].startswith("knock"):
+            continue  # a forced or a knocking position: no discards searched
+        assert quick.knocks_at_once(view)
+        assert found == ranked[:5]
+        unread = ExpertPlayer(1, samples=4, at_once_candidates=5, max_candidates=3,
+                              read_style=False)
+        # (It searches a knock too, if there is one: "patient_search_knocks".)
+        searched = unread.candidates(view, model)
+        assert [m for m in searched if not m.startswith("knock")] == ranked[:3]
+        checked += len(ranked) > 3
+    assert checked >= 5
+
+
 def test_obvious_moves_need_no_search() -> None:
     # Gin at once: the upcard completes 7h8h9hTh and throwing the Kc is gin.
     deck = _deck("Ac2c3c4d5d6d8h9hThKc", "Ts Js Qs Ks 9s 8d 9d Td Jd 2h", upcard="7h")
@@ -126,6 +154,8 @@ def test_budget_arguments_are_checked() -> None:
         ExpertPlayer(1, samples=0)
     with pytest.raises(ValueError, match="max_candidates"):
         ExpertPlayer(1, max_candidates=0)
+    with pytest.raises(ValueError, match="at_once_candidates"):
+        ExpertPlayer(1, at_once_candidates=0)
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.describe())
@@ -380,6 +410,20 @@ def test_with_match_equity_points_past_the_target_count_for_nothing() -> None:
     assert lost.points[moves[0]][0] == 0.0
     assert 0.0 < lost.points[moves[0]][1] < 1.0
     assert lost.points[moves[1]][0] == lost.points[moves[1]][1] < lost.points[moves[0]][1]
+
+
+def test_a_loss_weight_counts_the_opponents_points_more() -> None:
+    # A rival that wins 10 more in two worlds of three and loses 10 more in the third: ahead by
+    # points (+3.33 a world, 1.17 standard errors), behind when the opponent's points count
+    # three times (-3.33).
+    _, view = _views(1)[0]
+    moves = ["discard Kc", "discard Qd"]
+    values = _values({moves[0]: [10.0, 10.0, -4.0] * 4, moves[1]: [20.0, 20.0, -14.0] * 4})
+    by_points = ExpertPlayer(1, confidence=1.0)
+    wary = ExpertPlayer(1, confidence=1.0, loss_weight=3.0)
+    assert wary._valued(view, values).points[moves[1]][:3] == [20.0, 20.0, -42.0]
+    assert by_points._verdict(moves, by_points._valued(view, values)) == (1, False)
+    assert wary._verdict(moves, wary._valued(view, values)) == (0, False)
 
 
 def test_the_knock_is_searched_only_against_a_player_that_holds_out() -> None:

@@ -4,13 +4,14 @@ At each decision with a real choice the player:
 
 1. lists a few candidate moves, ranked by ``hard``'s rules: take or not at a draw (a take is
    considered only when it lowers the deadwood, and one ``hard`` makes against a quick knocker
-   is made without search); the best few discards by ``hard``'s score at
-   a discard. Against an opponent that knocks at its first chance, whether to knock is
-   ``hard``'s decision (its sampled estimate of the undercut risk): when ``hard`` would knock
-   the expert knocks, otherwise knocks are not searched. Against one that holds out
-   (``patient_search_knocks``, on by default) the best knock is a candidate beside the best
-   discards, ``hard``'s choice between them first (``search_knocks=True``: against every
-   opponent);
+   is made without search); the best few discards by ``hard``'s score at a discard
+   (``max_candidates``, three; ``at_once_candidates``, off by default, another number against
+   a quick knocker: eleven is every discard). Against an opponent that knocks at its first
+   chance, whether to knock is ``hard``'s decision (its sampled estimate of the undercut
+   risk): when ``hard`` would knock the expert knocks, otherwise knocks are not searched.
+   Against one that holds out (``patient_search_knocks``, on by default) the best knock is a
+   candidate beside the best discards, ``hard``'s choice between them first
+   (``search_knocks=True``: against every opponent);
 2. samples *worlds*: guesses of the opponent's hand drawn from ``hard``'s opponent model, each
    developed by one extra unseen card per opponent turn (in and out again if no better: a hand
    that has been played for a while is better than a fresh deal; one card per turn matches the
@@ -35,7 +36,8 @@ At each decision with a real choice the player:
    candidates): the search overrules the rules only when the evidence is clear, since a
    noisy overruling costs points against every opponent. While a rival beats the favourite
    on average but not by that margin, another ``samples`` worlds are played, up to
-   ``max_samples`` (default 400).
+   ``max_samples`` (default 400). The points compared are the hand's; ``loss_weight`` (a trial
+   setting, 1 by default) counts the opponent's that many times over.
 
 The opponent's style is read from the match's finished hands (``view.earlier_hands``, every
 card shown once a hand is over, :func:`~.knowledge.knock_chances`): an opponent that let one in
@@ -126,12 +128,17 @@ class ExpertPlayer(Player):
         prior_weight: float = 10.0,
         match_equity: bool = False,
         at_once_search_takes: bool = False,
+        at_once_candidates: int | None = None,
+        loss_weight: float = 1.0,
     ) -> None:
         super().__init__(seed)
         if samples < 1:
             raise ValueError(f"samples must be at least 1, not {samples}")
         if max_candidates < 1:
             raise ValueError(f"max_candidates must be at least 1, not {max_candidates}")
+        if at_once_candidates is not None and at_once_candidates < 1:
+            raise ValueError(
+                f"at_once_candidates must be at least 1 (or None), not {at_once_candidates}")
         self.samples = samples
         self.max_samples = samples if max_samples is None else max(samples, max_samples)
         self.max_candidates = max_candidates
@@ -159,6 +166,8 @@ class ExpertPlayer(Player):
         self.prior_weight = prior_weight
         self.match_equity = match_equity
         self.at_once_search_takes = at_once_search_takes
+        self.at_once_candidates = at_once_candidates
+        self.loss_weight = loss_weight
         self._style_of: tuple[tuple[PlayerView, ...], bool] = ((), False)
         self._hard = HardPlayer(None, style)
         self._hard.rng = self.rng
@@ -230,7 +239,10 @@ class ExpertPlayer(Player):
             else:
                 out.append(knock)
         ranked = hard.rank_discards(view, model, options)
-        out.extend(Move.discard(card) for _, card in ranked[: self.max_candidates])
+        count = self.max_candidates
+        if self.at_once_candidates is not None and self.knocks_at_once(view):
+            count = self.at_once_candidates
+        out.extend(Move.discard(card) for _, card in ranked[:count])
         if len(out) > 1 and knockable and search_knocks and not hard_knocks:
             out.append(out.pop(0))  # hard would play on: its favourite is the best discard
         return out
@@ -344,10 +356,16 @@ class ExpertPlayer(Player):
             valued.worlds += extra.worlds
 
     def _valued(self, view: PlayerView, valued: MoveValues) -> MoveValues:
-        """The playouts' values as the search weighs them: points, or with ``match_equity``
-        (outside Hollywood) the chance of winning the match after each playout's points."""
+        """The playouts' values as the search weighs them: points (the opponent's counted
+        ``loss_weight`` times), or with ``match_equity`` (outside Hollywood) the chance of
+        winning the match after each playout's points."""
         if not self.match_equity or view.rules.hollywood:
-            return valued
+            if self.loss_weight == 1.0:
+                return valued
+            weight = self.loss_weight
+            points = {move: [p if p >= 0 else weight * p for p in values]
+                      for move, values in valued.points.items()}
+            return MoveValues(points, valued.wins, valued.undercuts, valued.worlds)
         mine, theirs = view.scores[view.seat], view.scores[1 - view.seat]
         need, opponent_need = view.rules.target - mine, view.rules.target - theirs
         points = {move: [equity_after(need, opponent_need, round(p)) for p in values]
