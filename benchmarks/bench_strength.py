@@ -31,13 +31,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from dataclasses import asdict
 
 from _common import environment_lines, load_line, parse_shared_args, print_rows
 from _matches import MatchResult, PlayerSpec, Series, ci_text, run_series, wilson
+from ginrummy.players.search import paired_difference
 
 DEFAULT_PAIRS = "medium:simple,hard:simple,expert:simple,expert:hard,hard:medium"
 
@@ -179,16 +179,14 @@ def compare(old_path: str, new_path: str) -> None:
                   f"against {theirs / hands:.2f} (ratio {ours / max(theirs, 1):.3f})")
         only_old = sum(1 for k in keys if score(old[k]) > score(new[k]))
         only_new = sum(1 for k in keys if score(new[k]) > score(old[k]))
-        diffs = [margin(new[k]) - margin(old[k]) for k in keys]
-        mean = sum(diffs) / n
-        se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n) if n > 1 else 0.0
+        wider = paired_difference([margin(new[k]) for k in keys], [margin(old[k]) for k in keys])
         print(f"  matches won by old only: {only_old}, by new only: {only_new}; "
-              f"margin new - old: {mean:+.1f} points a match (standard error {se:.1f})")
-        lengths = [count(new[k], "hands") - count(old[k], "hands") for k in keys]
-        longer = sum(lengths) / n
-        spread = (math.sqrt(sum((d - longer) ** 2 for d in lengths) / (n - 1) / n)
-                  if n > 1 else 0.0)
-        print(f"  hands a match new - old: {longer:+.2f} (standard error {spread:.2f})")
+              f"margin new - old: {wider.mean:+.1f} points a match "
+              f"(standard error {wider.stderr:.1f})")
+        longer = paired_difference([count(new[k], "hands") for k in keys],
+                                   [count(old[k], "hands") for k in keys])
+        print(f"  hands a match new - old: {longer.mean:+.2f} "
+              f"(standard error {longer.stderr:.2f})")
 
 
 def _parse_pair(text: str) -> tuple[PlayerSpec, PlayerSpec]:
