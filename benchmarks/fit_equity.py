@@ -10,8 +10,6 @@ Plays matches of ``hard`` against ``simple`` and against ``hard`` under the ``ho
 reproducible) and counts two things (:mod:`ginrummy.players.equity` reads them):
 
 * ``won``: the points of every hand somebody won, by points;
-* ``quick``: against ``simple`` only, the points of every hand somebody won, signed from
-  ``hard``'s seat (the ``quick`` table: a favourite against a quick knocker);
 * ``play_on``: each time ``hard`` could knock (without gin) against ``simple`` and chose to play
   on, what its hand came to in the end (its points, or minus the opponent's; 0 when cancelled);
   ``play_on_against_hard``: the same against ``hard`` (kept for comparison; the equity reads
@@ -59,9 +57,8 @@ def _signed(result: HandResult, seat: int) -> int:
     return result.points if result.winner_seat == seat else -result.points
 
 
-def _one(args: tuple[str, str, int]) -> tuple[str, list[int], list[int], list[int]]:
-    """One match: the points of its won hands, the same signed from ``hard``'s seat, and the
-    outcomes after declined knocks."""
+def _one(args: tuple[str, str, int]) -> tuple[str, list[int], list[int]]:
+    """One match: the points of its won hands, and the outcomes after declined knocks."""
     opponent, seed, index = args
     me = _Recording(f"{seed}-hard-{index}")
     other = make(opponent, seed=f"{seed}-{opponent}-{index}")
@@ -71,9 +68,8 @@ def _one(args: tuple[str, str, int]) -> tuple[str, list[int], list[int], list[in
                               first_dealer=(index // 2) % 2)
     results = [h.result for h in match.hands if h.result is not None]
     won = [r.points for r in results if r.winner_seat is not None]
-    signed = [_signed(r, seat) for r in results if r.winner_seat is not None]
     play_on = [_signed(results[n - 1], seat) for n in me.declined]
-    return opponent, won, signed, play_on
+    return opponent, won, play_on
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,24 +83,20 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [("simple", args.seed, i) for i in range(args.simple)]
     jobs += [("hard", args.seed, i) for i in range(args.hard)]
     won: Counter[int] = Counter()
-    quick: Counter[int] = Counter()
     play_on: dict[str, Counter[int]] = {"simple": Counter(), "hard": Counter()}
     with ProcessPoolExecutor(args.workers) as pool:
-        for opponent, hands, signed, declined in pool.map(_one, jobs, chunksize=8):
+        for opponent, hands, declined in pool.map(_one, jobs, chunksize=8):
             won.update(hands)
-            if opponent == "simple":
-                quick.update(signed)
             play_on[opponent].update(declined)
     data = {
         "source": (f"benchmarks/fit_equity.py --simple {args.simple} --hard {args.hard} "
                    f"--seed {args.seed}"),
         "won": sorted(won.items()),
-        "quick": sorted(quick.items()),
         "play_on": sorted(play_on["simple"].items()),
         "play_on_against_hard": sorted(play_on["hard"].items()),
     }
     Path(args.out).write_text(json.dumps(data) + "\n", encoding="utf-8")
-    for name, counts in (("won", won), ("quick", quick), ("play_on", play_on["simple"]),
+    for name, counts in (("won", won), ("play_on", play_on["simple"]),
                          ("play_on_against_hard", play_on["hard"])):
         total = sum(counts.values())
         mean = sum(p * n for p, n in counts.items()) / max(total, 1)

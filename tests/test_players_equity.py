@@ -10,72 +10,36 @@ import pytest
 
 from ginrummy import Hand
 from ginrummy.players import make
-from ginrummy.players.equity import (
-    equity_after,
-    hand_points,
-    match_equity,
-    play_on_points,
-    quick_points,
-)
+from ginrummy.players.equity import equity_after, hand_points, match_equity, play_on_points
 from ginrummy.players.hard import HARD, HardPlayer
 from ginrummy.players.knowledge import OpponentModel
 from ginrummy.selfplay import play_hand
 from ginrummy.view import PlayerView
 
 
-def _simulated(need: int, opponent_need: int, matches: int, rng: random.Random,
-               against: str = "even") -> float:
-    """Matches played out hand by hand from the same distribution, by a plain loop: even
-    players win a hand half the time each, with points from ``hand_points``; in ``quick``
-    each hand's signed points come from ``quick_points``."""
-    if against == "even":
-        points, weights = zip(*hand_points(), strict=True)
-        signed = [*points, *(-p for p in points)]
-        chances = [*weights, *weights]
-    else:
-        signed, chances = (list(t) for t in zip(*quick_points(), strict=True))
+def _simulated(need: int, opponent_need: int, matches: int, rng: random.Random) -> float:
+    """Matches played out hand by hand from the same distribution, by a plain loop."""
+    points, weights = zip(*hand_points(), strict=True)
     won = 0
     for _ in range(matches):
         a, b = need, opponent_need
         while a > 0 and b > 0:
-            x = rng.choices(signed, chances)[0]
-            if x > 0:
+            x = rng.choices(points, weights)[0]
+            if rng.random() < 0.5:
                 a -= x
             else:
-                b += x
+                b -= x
         won += a <= 0
     return won / matches
 
 
-@pytest.mark.parametrize("need, opponent_need, against", [
-    (100, 100, "even"), (30, 70, "even"), (90, 8, "even"), (5, 60, "even"),
-    (100, 100, "quick"), (40, 15, "quick"), (12, 90, "quick")])
-def test_the_table_agrees_with_simulated_matches(need: int, opponent_need: int,
-                                                 against: str) -> None:
+@pytest.mark.parametrize("need, opponent_need", [(100, 100), (30, 70), (90, 8), (5, 60)])
+def test_the_table_agrees_with_simulated_matches(need: int, opponent_need: int) -> None:
     matches = 4000
-    rng = random.Random(need * 1000 + opponent_need)
-    share = _simulated(need, opponent_need, matches, rng, against)
-    expected = match_equity(need, opponent_need, against)
+    share = _simulated(need, opponent_need, matches, random.Random(need * 1000 + opponent_need))
+    expected = match_equity(need, opponent_need)
     sd = (expected * (1 - expected) / matches) ** 0.5
     assert abs(share - expected) < 4 * sd + 1e-9, (share, expected)
-
-
-def test_a_favourite_against_a_quick_knocker_fears_a_loss_more_than_it_wants_a_win() -> None:
-    # hard against simple: it wins fewer hands but bigger ones, and the opponent's points are
-    # fewer a hand, so at an even score each of the opponent's points moves the match more
-    # than one of its own; between even players the two weigh the same.
-    assert sum(q for _, q in quick_points()) == pytest.approx(1.0)
-    start = match_equity(100, 100, "quick")
-    assert start > 0.6
-    for x in (10, 25):
-        gain = equity_after(100, 100, x, "quick") - start
-        loss = start - equity_after(100, 100, -x, "quick")
-        assert loss > 1.3 * gain > 0
-        even_gain = equity_after(100, 100, x) - 0.5
-        even_loss = 0.5 - equity_after(100, 100, -x)
-        assert even_loss == pytest.approx(even_gain)
-    with pytest.raises(ValueError, match="no match equity table 'odd'"):
-        match_equity(50, 50, "odd")
 
 
 def test_the_table_is_a_chance_that_moves_the_right_way() -> None:

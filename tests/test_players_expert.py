@@ -426,28 +426,6 @@ def test_a_loss_weight_counts_the_opponents_points_more() -> None:
     assert wary._verdict(moves, wary._valued(view, values)) == (0, False)
 
 
-def test_quick_equity_weighs_a_loss_as_a_favourite_against_a_quick_knocker_does() -> None:
-    # At 0-0 a rival that wins 25 where the favourite wins 10 (two worlds of three) and loses
-    # 25 where it loses 4: ahead by points (+3 a world, 1.1 standard errors over 60 worlds),
-    # behind by the chance of winning the match against a quick knocker, whose points weigh
-    # more; by the even table (two players of one strength) ahead, as by points.
-    _, view = _views(1)[0]
-    view = replace(view, scores=(0, 0))
-    assert not view.rules.hollywood and not view.earlier_hands  # assumed a quick knocker
-    moves = ["discard Kc", "discard Qd"]
-    values = _values({moves[0]: [10.0, 10.0, -4.0] * 20, moves[1]: [25.0, 25.0, -25.0] * 20})
-    by_points = ExpertPlayer(1, confidence=1.0)
-    quick = ExpertPlayer(1, confidence=1.0, quick_equity=True)
-    even = ExpertPlayer(1, confidence=1.0, match_equity=True)
-    assert quick.knocks_at_once(view)
-    assert by_points._verdict(moves, by_points._valued(view, values)) == (1, False)
-    assert even._verdict(moves, even._valued(view, values)) == (1, False)
-    assert quick._verdict(moves, quick._valued(view, values)) == (0, False)
-    # Against a player not read as a quick knocker the setting changes nothing.
-    unread = ExpertPlayer(1, confidence=1.0, quick_equity=True, read_style=False)
-    assert unread._valued(view, values) is values
-
-
 def test_the_knock_is_searched_only_against_a_player_that_holds_out() -> None:
     """``patient_search_knocks``: where a knock short of gin is legal, against ``hard`` (seen
     letting knocks go by) the knock is one of the candidates, beside the best discards;

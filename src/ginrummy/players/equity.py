@@ -7,9 +7,7 @@ not undercut, and a player whose opponent needs 5 loses it to any hand the oppon
 opponent needing ``opponent_need``, hands won half the time each and the winner's points drawn
 from :data:`HAND_POINTS` (cancelled hands change nothing and are left out). It is the value
 ``hard`` weighs a knock with when its :class:`~ginrummy.players.hard.Style` has
-``match_equity`` on: the knock's sampled outcomes against playing on, both as equity. A
-second table (``against="quick"``) plays the race with the signed points of ``hard``'s hands
-against ``simple`` instead: a favourite against a quick knocker.
+``match_equity`` on: the knock's sampled outcomes against playing on, both as equity.
 
 The two distributions are the package's ``data/hand_points.json``, written by
 ``benchmarks/fit_equity.py`` (reproducible from its seed): the points of the hands won in
@@ -24,8 +22,7 @@ import json
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["TABLES", "hand_points", "quick_points", "play_on_points", "play_on_mean",
-           "match_equity", "equity_after"]
+__all__ = ["hand_points", "play_on_points", "play_on_mean", "match_equity", "equity_after"]
 
 #: Needs beyond this are read as this (far from the target one point more or less barely
 #: moves the chance). The table is plain Python (the package's core is compiled by mypyc,
@@ -61,52 +58,19 @@ def play_on_mean() -> float:
     return sum(p * q for p, q in play_on_points())
 
 
-#: The tables :func:`match_equity` knows: ``even`` (two players of one strength, hands won
-#: half the time each, the winner's points from :func:`hand_points`) and ``quick`` (a player
-#: as strong as ``hard`` against one that knocks at its first chance, as ``simple`` does: each
-#: hand's points signed from the first player's seat, :func:`quick_points`).
-TABLES = ("even", "quick")
-
-
-def quick_points() -> list[tuple[int, float]]:
-    """``(signed points, probability)`` of the hands somebody won in ``hard``'s matches
-    against ``simple``, from ``hard``'s seat (positive: ``hard`` won them)."""
-    rows = [(int(p), int(n)) for p, n in _data()["quick"] if int(p) != 0]
-    total = sum(n for _, n in rows)
-    return [(p, n / total) for p, n in rows]
-
-
-def _outcomes(against: str) -> tuple[list[float], list[float]]:
-    """``(mine, theirs)``: ``mine[x]`` the chance a hand somebody won is won by this player
-    with ``x`` points, ``theirs[y]`` that the opponent wins it with ``y``."""
-    if against == "even":
-        signed = [(p, q / 2) for p, q in hand_points()] + [(-p, q / 2) for p, q in hand_points()]
-    elif against == "quick":
-        signed = quick_points()
-    else:
-        raise ValueError(f"no match equity table {against!r}; choose one of {', '.join(TABLES)}")
-    top = max(abs(p) for p, _ in signed)
-    mine, theirs = [0.0] * (top + 1), [0.0] * (top + 1)
-    for p, q in signed:
-        if p > 0:
-            mine[p] += q
-        else:
-            theirs[-p] += q
-    return mine, theirs
-
-
-@lru_cache(maxsize=8)
-def _table(size: int, against: str = "even") -> list[list[float]]:
+@lru_cache(maxsize=4)
+def _table(size: int) -> list[list[float]]:
     """``W[a][b]`` for needs below ``size``: the chance of winning needing ``a`` against an
     opponent needing ``b`` (a smaller table is the corner of a larger one)."""
-    mine, theirs = _outcomes(against)
-    top = len(mine) - 1
-    # tail[k]: the chance this player wins a hand with k points or more.
+    points = hand_points()
+    top = max(p for p, _ in points)
+    prob = [0.0] * (top + 1)
+    for p, q in points:
+        prob[p] = q
+    # tail[k]: the chance a won hand scores k points or more.
     tail = [0.0] * (top + 2)
     for k in range(top, -1, -1):
-        tail[k] = tail[k + 1] + mine[k]
-    wins = [(x, q) for x, q in enumerate(mine) if q > 0]
-    losses = [(y, q) for y, q in enumerate(theirs) if q > 0]
+        tail[k] = tail[k + 1] + prob[k]
     table = [[0.0] * size for _ in range(size)]
     table[0] = [0.0] + [1.0] * (size - 1)
     for a in range(1, size):
@@ -114,29 +78,28 @@ def _table(size: int, against: str = "even") -> list[list[float]]:
         reach_a = min(a, top + 1)
         for b in range(1, size):
             # This player wins the hand: reaches the target with x >= a, else needs a - x.
-            value = tail[reach_a] + sum(q * table[a - x][b] for x, q in wins if x < a)
+            mine = tail[reach_a] + sum(prob[x] * table[a - x][b] for x in range(1, reach_a))
             # The opponent wins it: this player loses with y >= b, else it needs b - y.
-            value += sum(q * row[b - y] for y, q in losses if y < b)
-            row[b] = value
+            theirs = sum(prob[y] * row[b - y] for y in range(1, min(b, top + 1)))
+            row[b] = 0.5 * (mine + theirs)
     return table
 
 
-def match_equity(need: int, opponent_need: int, against: str = "even") -> float:
+def match_equity(need: int, opponent_need: int) -> float:
     """The chance of winning the match needing ``need`` points against ``opponent_need``
-    (0 or less: reached; this player's reach counts first), by the table ``against``
-    (:data:`TABLES`)."""
+    (0 or less: reached; this player's reach counts first)."""
     if need <= 0:
         return 1.0
     if opponent_need <= 0:
         return 0.0
     a, b = min(need, MAX_NEED), min(opponent_need, MAX_NEED)
     size = -(-(max(a, b) + 1) // 50) * 50  # in steps of 50: few tables per process
-    return _table(size, against)[a][b]
+    return _table(size)[a][b]
 
 
-def equity_after(need: int, opponent_need: int, points: int, against: str = "even") -> float:
+def equity_after(need: int, opponent_need: int, points: int) -> float:
     """The match equity after a hand that scores ``points`` (positive: to this player;
     negative: to the opponent)."""
     if points >= 0:
-        return match_equity(need - points, opponent_need, against)
-    return match_equity(need, opponent_need + points, against)
+        return match_equity(need - points, opponent_need)
+    return match_equity(need, opponent_need + points)

@@ -130,7 +130,6 @@ class ExpertPlayer(Player):
         at_once_search_takes: bool = False,
         at_once_candidates: int | None = None,
         loss_weight: float = 1.0,
-        quick_equity: bool = False,
     ) -> None:
         super().__init__(seed)
         if samples < 1:
@@ -169,7 +168,6 @@ class ExpertPlayer(Player):
         self.at_once_search_takes = at_once_search_takes
         self.at_once_candidates = at_once_candidates
         self.loss_weight = loss_weight
-        self.quick_equity = quick_equity
         self._style_of: tuple[tuple[PlayerView, ...], bool] = ((), False)
         self._hard = HardPlayer(None, style)
         self._hard.rng = self.rng
@@ -359,17 +357,9 @@ class ExpertPlayer(Player):
 
     def _valued(self, view: PlayerView, valued: MoveValues) -> MoveValues:
         """The playouts' values as the search weighs them: points (the opponent's counted
-        ``loss_weight`` times), or (outside Hollywood) the chance of winning the match after
-        each playout's points: with ``quick_equity`` against a quick knocker by the table of
-        a favourite against one (``equity.match_equity``'s ``quick``), with ``match_equity``
-        by the table of two even players."""
-        against = None
-        if not view.rules.hollywood:
-            if self.quick_equity and self.knocks_at_once(view):
-                against = "quick"
-            elif self.match_equity:
-                against = "even"
-        if against is None:
+        ``loss_weight`` times), or with ``match_equity`` (outside Hollywood) the chance of
+        winning the match after each playout's points."""
+        if not self.match_equity or view.rules.hollywood:
             if self.loss_weight == 1.0:
                 return valued
             weight = self.loss_weight
@@ -378,7 +368,7 @@ class ExpertPlayer(Player):
             return MoveValues(points, valued.wins, valued.undercuts, valued.worlds)
         mine, theirs = view.scores[view.seat], view.scores[1 - view.seat]
         need, opponent_need = view.rules.target - mine, view.rules.target - theirs
-        points = {move: [equity_after(need, opponent_need, round(p), against) for p in values]
+        points = {move: [equity_after(need, opponent_need, round(p)) for p in values]
                   for move, values in valued.points.items()}
         return MoveValues(points, valued.wins, valued.undercuts, valued.worlds)
 
