@@ -1,4 +1,4 @@
-"""What knowing the opponent's hand would be worth: ``hard`` with its model told the truth.
+"""What knowing the opponent's hand would be worth: ``hard`` (or ``expert``) told the truth.
 
 A diagnostic for work on the players' inference, not a player: the "oracle" below reads the
 opponent's real hand, which no player of the product ever sees (they decide from a
@@ -12,10 +12,22 @@ between the rows is what perfect inference would add through each channel of ``h
   the arrangement it declares);
 * ``all``: the truth everywhere (the discard's danger and outlook, the draw, the knock).
 
+With ``--player expert`` the same channels reach the expert through the ``hard`` it builds on
+(its candidates and, against a quick knocker, its knock and takes), and in ``all`` every world
+of its search also holds the opponent's real hand (the stock still a random order of the
+other unseen cards): what perfect inference would add to the search. One more channel is the
+expert's alone:
+
+* ``worlds``: only the worlds of its search are told (``hard``'s ranking of the candidates,
+  its knock and its takes read public play, as in ``plain``); with ``--told K``, only ``K`` of
+  the opponent's cards not already known, picked at random at each decision, the rest of each
+  world's hand guessed as usual (how good inference must get to pay).
+
 Run from the repository root::
 
-    python benchmarks/bench_oracle.py [--matches 400] [--workers 2] [--seed s1]
-        [--channels plain,knock,all] [--style KEY=VALUE ...] [--markdown]
+    python benchmarks/bench_oracle.py [--matches 400] [--start 0] [--workers 2] [--seed s1]
+        [--player hard|expert] [--channels plain,knock,all[,worlds]] [--told K]
+        [--style KEY=VALUE ...] [--markdown]
 
 ``--style`` changes fields of ``hard``'s style for every channel (``danger_cost=0`` shows what
 the danger channel is worth). A second table says how the hands ended in each channel, seen
@@ -27,8 +39,10 @@ the truth changes the play. Not a test: it prints figures, whatever they are.
 from __future__ import annotations
 
 import argparse
+import copy
 import dataclasses
 import itertools
+import random
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
@@ -37,12 +51,13 @@ from typing import NamedTuple
 from _common import environment_lines, load_line, print_rows
 from _matches import _setting, balanced_match, ci_text, decisions, wilson
 from ginrummy.players import make
+from ginrummy.players.expert import ExpertPlayer
 from ginrummy.players.hard import HARD, HardPlayer, Style
-from ginrummy.players.knowledge import OpponentModel
+from ginrummy.players.knowledge import Fit, OpponentModel
 from ginrummy.settle import HandResult
 from ginrummy.view import PlayerView
 
-CHANNELS = ("plain", "knock", "all")
+CHANNELS = ("plain", "knock", "all", "worlds")
 
 #: How a hand ended, from the oracle's seat, in the order of the outcomes table.
 ENDINGS = ("its knock won", "its knock undercut", "its gin", "simple's knock won",
@@ -89,6 +104,42 @@ class OracleHard(HardPlayer):
         return super()._sampled_outcomes(view, model, deadwood, mask, taken, final=final)
 
 
+class OracleExpert(ExpertPlayer):
+    """``expert`` built on an :class:`OracleHard`; in the ``all`` and ``worlds`` channels each
+    world of its search holds the opponent's real hand, or ``told`` of its cards."""
+
+    def __init__(self, seed: str, style: Style, channel: str, told: int | None = None) -> None:
+        super().__init__(seed, style=style)
+        self.channel = channel
+        self.told = told
+        self.oracle = OracleHard(seed, style, "plain" if channel == "worlds" else channel)
+        self._hard = self.oracle
+        self._hard.rng = self.rng
+        self.picker = random.Random(f"{seed}/told")
+
+    def guesses(self, view: PlayerView, model: OpponentModel, rng: random.Random,
+                fit: Fit | None = None, count: int | None = None) -> list[int]:
+        truth = self.oracle.truth
+        count = self.samples if count is None else count
+        if self.channel not in ("all", "worlds"):
+            return super().guesses(view, model, rng, fit, count)
+        if self.told is None:
+            return [truth] * count
+        hidden = [c for c in range(52) if truth >> c & 1 and not model.known >> c & 1]
+        cards = self.picker.sample(hidden, min(self.told, len(hidden)))
+        told = copy.copy(model)
+        told.prob = list(model.prob)
+        told._dangers = {}
+        for c in cards:
+            told.known |= 1 << c
+            told.unseen &= ~(1 << c)
+            told.prob[c] = 1.0
+        told.hidden_count -= len(cards)
+        # The worlds are built on the untold model (ExpertPlayer.worlds): its unseen cards
+        # less each guess, which holds the told cards, make the same stock.
+        return super().guesses(view, told, rng, fit, count)
+
+
 class Outcome(NamedTuple):
     """One match, from the oracle's seat."""
 
@@ -104,15 +155,21 @@ class Outcome(NamedTuple):
     discards: int
 
 
-def _one_match(args: tuple[str, Style, str, int]) -> Outcome:
+def _one_match(args: tuple[str, str, Style, str, int, int | None]) -> Outcome:
     """Match ``i`` as ``bench_strength.py`` seeds it."""
-    channel, style, seed, i = args
+    player, channel, style, seed, i, told = args
     start = time.perf_counter()
     seat = i % 2
-    oracle = OracleHard(f"{seed}/A/{i}", style, channel)
+    oracle: OracleHard | OracleExpert
+    if player == "expert":
+        oracle = OracleExpert(f"{seed}/A/{i}", style, channel, told)
+    else:
+        oracle = OracleHard(f"{seed}/A/{i}", style, channel)
+    # The hard player that holds the truth (the expert's is the one it builds on).
+    holder = oracle.oracle if isinstance(oracle, OracleExpert) else oracle
     match, players = balanced_match(seed, i, oracle, make("simple", seed=f"{seed}/B/{i}"))
     for hand, mover, _ in decisions(match, players):
-        oracle.truth = hand.hands[1 - mover]
+        holder.truth = hand.hands[1 - mover]
     hands: Counter[str] = Counter()
     points: Counter[str] = Counter()
     taken = discards = 0
@@ -136,9 +193,14 @@ def _one_match(args: tuple[str, Style, str, int]) -> Outcome:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--matches", type=int, default=400)
+    parser.add_argument("--start", type=int, default=0, help="the first match's number")
+    parser.add_argument("--player", choices=("hard", "expert"), default="hard")
+    parser.add_argument("--told", type=int, default=None,
+                        help="worlds channel: how many of the opponent's cards its worlds are told "
+                             "(default every one)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", default="s1")
-    parser.add_argument("--channels", default=",".join(CHANNELS))
+    parser.add_argument("--channels", default="plain,knock,all")
     parser.add_argument("--style", nargs="*", default=[], metavar="KEY=VALUE")
     parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args(argv)
@@ -146,6 +208,8 @@ def main(argv: list[str] | None = None) -> None:
     for channel in channels:
         if channel not in CHANNELS:
             parser.error(f"unknown channel {channel!r}; choose from {', '.join(CHANNELS)}")
+        if channel == "worlds" and args.player != "expert":
+            parser.error("the worlds channel is the expert's: add --player expert")
     settings = {}
     for pair in args.style:
         key, sep, value = pair.partition("=")
@@ -155,19 +219,24 @@ def main(argv: list[str] | None = None) -> None:
     style = dataclasses.replace(HARD, **settings)
     for line in environment_lines(["ginrummy"]):
         print(line)
-    print(f"rules   : house; {args.matches} matches per channel against simple, seed "
+    print(f"rules   : house; {args.player} told the truth; {args.matches} matches per channel "
+          f"(numbers {args.start} to {args.start + args.matches - 1}) against simple, seed "
           f"{args.seed!r}; style changes: {' '.join(args.style) or 'none'}")
     print()
     rows = []
     endings = []
     for channel in channels:
-        jobs = [(channel, style, args.seed, i) for i in range(args.matches)]
+        jobs = [(args.player, channel, style, args.seed, i, args.told)
+                for i in range(args.start, args.start + args.matches)]
         with ProcessPoolExecutor(max_workers=args.workers) as pool:
             results = list(pool.map(_one_match, jobs, chunksize=4))
         n = len(results)
         score = sum(1.0 if r.won else 0.5 if r.won is None else 0.0 for r in results)
         lo, hi = wilson(score, n)
-        rows.append([f"hard, truth: {channel}", str(n), f"{100 * score / n:.1f}",
+        label = f"{args.player}, truth: {channel}"
+        if channel == "worlds" and args.told is not None:
+            label += f" ({args.told} cards)"
+        rows.append([label, str(n), f"{100 * score / n:.1f}",
                      ci_text((100 * lo, 100 * hi)),
                      f"{sum(r.margin for r in results) / n:+.1f}",
                      f"{sum(r.seconds for r in results) / n:.2f}"])
@@ -179,7 +248,7 @@ def main(argv: list[str] | None = None) -> None:
         played = sum(hands.values())
         taken = sum(r.taken for r in results)
         discards = sum(r.discards for r in results)
-        endings.append([f"hard, truth: {channel}", str(played)] + [
+        endings.append([label, str(played)] + [
             f"{100 * hands[k] / played:.1f} ({points[k] / hands[k]:+.1f})" if hands[k] else "-"
             for k in ENDINGS
         ] + [f"{sum(points.values()) / played:+.2f}", f"{100 * taken / discards:.1f}"])
