@@ -57,7 +57,9 @@ from ginrummy.players.knowledge import Fit, OpponentModel
 from ginrummy.settle import HandResult
 from ginrummy.view import PlayerView
 
-CHANNELS = ("plain", "knock", "all", "worlds")
+#: The channels of ``hard`` (the default run), and the one the expert adds.
+HARD_CHANNELS = ("plain", "knock", "all")
+CHANNELS = (*HARD_CHANNELS, "worlds")
 
 #: How a hand ended, from the oracle's seat, in the order of the outcomes table.
 ENDINGS = ("its knock won", "its knock undercut", "its gin", "simple's knock won",
@@ -200,7 +202,7 @@ def main(argv: list[str] | None = None) -> None:
                              "(default every one)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", default="s1")
-    parser.add_argument("--channels", default="plain,knock,all")
+    parser.add_argument("--channels", default=",".join(HARD_CHANNELS))
     parser.add_argument("--style", nargs="*", default=[], metavar="KEY=VALUE")
     parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args(argv)
