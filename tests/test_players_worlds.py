@@ -239,3 +239,30 @@ def test_a_blended_model_reads_odds_and_danger_from_the_guesses() -> None:
         card = next(c for c in range(52) if view.hand_mask >> c & 1)
         assert only.danger(card) == sum(melds_with(g, card) for g in guesses) / 30
         assert model.blended([], 10.0).prob == model.prob
+
+
+def test_guesses_above_a_deadwood_have_more_and_the_rest_only_make_up_the_number() -> None:
+    # ``above``: an opponent that knocks at its first chance holds more than the knock limit
+    # after its turn. Every guess that passes is above it; when too few pass in the tries
+    # allowed, the others make up the number, and without ``above`` nothing is filtered.
+    from ginrummy.melds import min_deadwood
+
+    checked = 0
+    for position in positions(6, seed=21):
+        hand = position.hand()
+        view = hand.view(hand.to_play)
+        if opponent_turns(view) < 3:
+            continue
+        model = OpponentModel(view)
+        plain = sample_developed_hands(model, random.Random(4), 40, extra=6)
+        kept = sample_developed_hands(model, random.Random(4), 40, extra=6, above=10,
+                                      tries=50)
+        assert len(kept) == 40
+        low = sum(min_deadwood(h) <= 10 for h in plain)
+        if low and low < 40:
+            checked += 1
+            assert all(min_deadwood(h) > 10 for h in kept)
+        impossible = sample_developed_hands(model, random.Random(4), 40, extra=6, above=200,
+                                            tries=2)
+        assert len(impossible) == 40
+    assert checked >= 3

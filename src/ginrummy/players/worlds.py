@@ -34,16 +34,30 @@ __all__ = [
 
 
 def sample_developed_hands(model: OpponentModel, rng: random.Random, count: int, *,
-                           extra: int) -> list[int]:
+                           extra: int, above: int | None = None, tries: int = 8) -> list[int]:
     """``count`` plausible opponent hands: the known cards plus unseen cards drawn by the
     model's probabilities, then developed the way a hand in play is: ``extra`` times another
     unseen card comes in and the best discard (the one leaving the least deadwood; never a
     known card) goes out. A hand that has been played for a while is better than a fresh
-    deal."""
+    deal.
+
+    With ``above``, a guess must have more than that least deadwood: an opponent that knocks
+    at its first chance cannot hold less after its turn (it would have knocked). Up to
+    ``tries`` guesses per hand asked for are made; if too few pass, the ones that did not make
+    up the number (the first made first)."""
     guesser = _Guesser(model, extra)
     if guesser.fixed is not None:
         return [guesser.fixed] * max(1, count) if guesser.fixed else []
-    return [guesser.guess(rng) for _ in range(count)]
+    if above is None:
+        return [guesser.guess(rng) for _ in range(count)]
+    kept: list[int] = []
+    spare: list[int] = []
+    made = 0
+    while len(kept) < count and made < tries * count:
+        hand = guesser.guess(rng)
+        (kept if min_deadwood(hand) > above else spare).append(hand)
+        made += 1
+    return kept + spare[: count - len(kept)]
 
 
 class _Guesser:
@@ -89,11 +103,13 @@ def sample_worlds(view: PlayerView, model: OpponentModel, rng: random.Random, co
 
 
 def guess_hands(view: PlayerView, model: OpponentModel, rng: random.Random, count: int, *,
-                develop_per_turn: float, fit: Fit | None = None, tries: int = 8) -> list[int]:
-    """The opponent hands of :func:`sample_worlds` (masks)."""
+                develop_per_turn: float, fit: Fit | None = None, tries: int = 8,
+                above: int | None = None) -> list[int]:
+    """The opponent hands of :func:`sample_worlds` (masks); ``above``: as in
+    :func:`sample_developed_hands` (without a ``fit`` only)."""
     extra = round(develop_per_turn * opponent_turns(view))
     if fit is None:
-        return sample_developed_hands(model, rng, count, extra=extra)
+        return sample_developed_hands(model, rng, count, extra=extra, above=above, tries=tries)
     return fitting_hands(PastPlay(view), fit, model, rng, count, extra=extra, tries=tries)
 
 
