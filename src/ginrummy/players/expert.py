@@ -130,7 +130,6 @@ class ExpertPlayer(Player):
         at_once_search_takes: bool = False,
         at_once_candidates: int | None = None,
         loss_weight: float = 1.0,
-        quick_worlds: bool = False,
     ) -> None:
         super().__init__(seed)
         if samples < 1:
@@ -169,7 +168,6 @@ class ExpertPlayer(Player):
         self.at_once_search_takes = at_once_search_takes
         self.at_once_candidates = at_once_candidates
         self.loss_weight = loss_weight
-        self.quick_worlds = quick_worlds
         self._style_of: tuple[tuple[PlayerView, ...], bool] = ((), False)
         self._hard = HardPlayer(None, style)
         self._hard.rng = self.rng
@@ -253,12 +251,9 @@ class ExpertPlayer(Player):
                 fit: Fit | None = None, count: int | None = None) -> list[int]:
         """``count`` (default ``samples``) guesses of the opponent's hand, drawn by the model
         and, with a ``fit``, tested against the opponent's moves."""
-        above = None
-        if self.quick_worlds and self.knocks_at_once(view) and opponent_turns(view) > 0:
-            above = view.knock_limit
         return guess_hands(view, model, rng, self.samples if count is None else count,
                            develop_per_turn=self.develop_per_turn, fit=fit,
-                           tries=self.fit_tries, above=above)
+                           tries=self.fit_tries)
 
     def worlds(self, view: PlayerView, model: OpponentModel, rng: random.Random,
                fit: Fit | None = None, count: int | None = None) -> list[Hand]:

@@ -103,13 +103,11 @@ def sample_worlds(view: PlayerView, model: OpponentModel, rng: random.Random, co
 
 
 def guess_hands(view: PlayerView, model: OpponentModel, rng: random.Random, count: int, *,
-                develop_per_turn: float, fit: Fit | None = None, tries: int = 8,
-                above: int | None = None) -> list[int]:
-    """The opponent hands of :func:`sample_worlds` (masks); ``above``: as in
-    :func:`sample_developed_hands` (without a ``fit`` only)."""
+                develop_per_turn: float, fit: Fit | None = None, tries: int = 8) -> list[int]:
+    """The opponent hands of :func:`sample_worlds` (masks)."""
     extra = round(develop_per_turn * opponent_turns(view))
     if fit is None:
-        return sample_developed_hands(model, rng, count, extra=extra, above=above, tries=tries)
+        return sample_developed_hands(model, rng, count, extra=extra)
     return fitting_hands(PastPlay(view), fit, model, rng, count, extra=extra, tries=tries)
 
 
