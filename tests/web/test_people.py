@@ -408,6 +408,17 @@ def test_the_coach_is_off_during_play_and_reviews_only_your_own_decisions_after(
         mine = [e.text for e in record.hands[0].history if e.seat == seat]
         review = r.json()
         assert all(d["move"] in mine for d in review["decisions"])
+    # A decision reopened by its owner first is still refused to the other person (the
+    # answers are kept per seat, not handed to whoever asks next), both ways round.
+    for seat in (0, 1):
+        index = next(i for i, e in enumerate(record.hands[0].history)
+                     if e.seat == seat and i > 0)
+        url = f"/api/matches/{t.id}/coach/hands/1/decisions/{index}"
+        own = client.get(url, headers=t.auth[seat])
+        assert own.status_code == 200, own.text
+        other = client.get(url, headers=t.auth[1 - seat])
+        assert other.status_code == 404, other.text
+        assert "no decision of yours" in other.json()["detail"]
 
 
 def test_on_change_hears_every_committed_change(tmp_path: Any) -> None:

@@ -104,8 +104,8 @@ class CoachService:
         self.pool = pool or CoachPool(processes=0)
         self._locks: dict[str, threading.Lock] = {}
         self._locks_lock = threading.Lock()
-        self._revisits: Recent[tuple[str, int, int], RevisitOut] = Recent(CACHE_SIZE)
-        self._answers: Recent[tuple[str, int, int, str], RevisitAnswerOut] = Recent(CACHE_SIZE)
+        self._revisits: Recent[tuple[str, int, int, int], RevisitOut] = Recent(CACHE_SIZE)
+        self._answers: Recent[tuple[str, int, int, int, str], RevisitAnswerOut] = Recent(CACHE_SIZE)
         self._lessons: Recent[tuple[str, str], RemarkOut] = Recent(CACHE_SIZE)
 
     def coach(self) -> Coach:
@@ -202,7 +202,9 @@ class CoachService:
         """A decision of a finished hand reopened as a position, from the person's seat (kept:
         a finished hand does not change)."""
         self._finished(player, match_id, number)  # the player's own, and over
-        key = (match_id, number, index)
+        # Kept per seat: at a table for two each person's decisions are their own, and the
+        # check that this one is the asker's (in _position) must not be skipped by the cache.
+        key = (match_id, number, index, self.table.seat_of(player, match_id))
         found = self._revisits.get(key)
         if found is None:
             found = self._reopen(player, match_id, number, index)
@@ -232,14 +234,15 @@ class CoachService:
         of it, and the computer's hand (the real hand is over, so nothing is secret). Kept per
         match, hand, decision and move: a finished hand does not change."""
         self._finished(player, match_id, number)  # the player's own, and over
-        key = (match_id, number, index, Move.parse(move).plain)
+        seat = self.table.seat_of(player, match_id)
+        key = (match_id, number, index, seat, Move.parse(move).plain)  # per seat, as above
         found = self._answers.get(key)
         if found is None:
             text, played = self._position(player, match_id, number, index)
             found = self.pool.run(
                 _owner(player), _judge_revisit, text, number, index, played, move,
                 self.samples, f"revisit-{match_id}-{number}-{index}",
-                self._level(player, match_id), self.table.seat_of(player, match_id),
+                self._level(player, match_id), seat,
             )
             self._answers.put(key, found)
         return found
