@@ -348,5 +348,7 @@ def test_a_name_can_be_changed_for_tables_for_two(client: TestClient) -> None:
     assert client.get("/api/me", headers=auth).json()["name"] == "Ann"
     bad = client.post("/api/me/name", json={"name": ""}, headers=auth)
     assert bad.status_code == 422 and bad.json()["detail"]
+    missing = client.post("/api/me/name", json={}, headers=auth)  # no default name
+    assert missing.status_code == 422 and "name" in missing.json()["detail"]
     assert client.post("/api/me/name", json={"name": "Bo"}).status_code == 401
     assert client.get("/api/me", headers=auth).json()["name"] == "Ann"

@@ -27,6 +27,7 @@ from .schemas import (
     PlayerOut,
     RatedMatchOut,
     RatingOut,
+    RenameIn,
     StatsOut,
     error_answers,
     id_in_path,
@@ -115,7 +116,7 @@ def me(player: Player, service: Service) -> PlayerOut:
 
 
 @router.post("/me/name", response_model=PlayerOut, responses=ERRORS)
-def rename(player: Player, service: Service, body: NewPlayerIn) -> PlayerOut:
+def rename(player: Player, service: Service, body: RenameIn) -> PlayerOut:
     """Change your name: the one the other person sees at a table for two people."""
     info = service.store.rename_player(player.id, body.name)
     return PlayerOut(id=info.id, name=info.name, token=None)

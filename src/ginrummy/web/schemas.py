@@ -88,6 +88,12 @@ class NewPlayerIn(_In):
     name: Text = Field("You", min_length=1, max_length=40, description="shown on score sheets")
 
 
+class RenameIn(_In):
+    """A new name: required (a body without one changes nothing and is refused)."""
+
+    name: Text = Field(min_length=1, max_length=40, description="shown on score sheets")
+
+
 #: Why ``"deal": true`` is refused (the body's ``deal`` may only be false).
 NO_SERVER_DEAL = (
     "the server no longer deals the first hand by itself: its client seed would be the "
