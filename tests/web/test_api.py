@@ -221,6 +221,11 @@ def test_the_taken_card_cannot_be_discarded_at_once(client: TestClient) -> None:
     (b'{"move": "' + b"x" * 500 + b'"}', 422),
     (b'{"move": "draw", "version": -1}', 422),
     (b'{"move": "' + b"x" * 9000 + b'"}', 413),
+    # Bodies FastAPI cannot decode at all: not UTF-8, a number too long for Python's int,
+    # nesting deeper than its parser goes. Malformed like the rest: 422, not 400.
+    (b'{"move": "\xff"}', 422),
+    (b'{"move": "draw", "version": ' + b"9" * 5000 + b"}", 422),
+    (b'{"move": ' + b"[" * 3000 + b"]" * 3000 + b"}", 422),
     (b'{"move": "discard 1x"}', 400),
     (b'{"move": "fold"}', 400),
 ])

@@ -171,6 +171,17 @@ async def _send_json(
     await send({"type": "http.response.body", "body": body})
 
 
+#: FastAPI's answer to a body it could not decode at all (its JSON errors are validation
+#: errors; this one covers the rest).
+FASTAPI_BODY_ERROR = "There was an error parsing the body"
+
+#: What the API answers instead (422).
+UNREADABLE_BODY = (
+    "The request's body cannot be read as JSON: send UTF-8 text, numbers of at most 4,300 "
+    "digits and objects or lists nested at most a few hundred deep."
+)
+
+
 def _validation_message(exc: RequestValidationError) -> str:
     parts = []
     for err in exc.errors()[:5]:
@@ -266,8 +277,14 @@ def create_app(
     @app.exception_handler(HTTPException)
     async def _http(request: Request, exc: HTTPException) -> JSONResponse:
         detail = exc.detail
-        if exc.status_code == 404 and detail == "Not Found":
+        status = exc.status_code
+        if status == 404 and detail == "Not Found":
             detail = "There is nothing at this address."
+        if status == 400 and detail == FASTAPI_BODY_ERROR:
+            # A body FastAPI could not decode (not UTF-8, a number too long for Python, nesting
+            # too deep): malformed like any other, so a 422 saying what to send; 400 is for
+            # moves the rules refuse.
+            status, detail = 422, UNREADABLE_BODY
         headers = exc.headers
         if exc.status_code == 405:
             # Every method the address takes: the router names only its first route's.
@@ -275,7 +292,7 @@ def create_app(
                 "Allow", "")
             headers = {**(headers or {}), "Allow": allow}
             detail = f"This address does not take {request.method}; it takes {allow}."
-        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=headers)
+        return JSONResponse({"detail": detail}, status_code=status, headers=headers)
 
     plain_openapi = app.openapi
 
