@@ -365,6 +365,9 @@ def test_resign_then_rematch_swaps_the_first_deal_and_ratings_move(
     r = t.post(0, "rematch", None)
     assert r.status_code == 200 and r.json()["people"]["rematch_offer"] == 0
     assert r.json()["people"]["rematch"] is None
+    again = t.post(0, "rematch", None)  # offered already: nothing changes, not even the version
+    assert again.status_code == 200 and again.json()["version"] == r.json()["version"]
+    assert again.json()["people"]["rematch_offer"] == 0
     r = t.post(1, "rematch", None)
     new_id = r.json()["people"]["rematch"]
     assert new_id and new_id != t.id

@@ -333,8 +333,10 @@ class TableService:
                                "match against the computer instead.")
             if seated.info.status != "over":
                 raise Conflict("The match is not over: a rematch can be offered at its end.")
-            if people.rematch_id is None:
-                if people.rematch_offer in (None, seated.seat):
+            # Offered already by this person (or the rematch made): nothing changes, so no
+            # new version wakes either person's event stream.
+            if people.rematch_id is None and people.rematch_offer != seated.seat:
+                if people.rematch_offer is None:
                     version = self.store.update_people(
                         match_id, seated.info.version, rematch_offer=seated.seat)
                 else:
