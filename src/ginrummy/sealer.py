@@ -145,26 +145,29 @@ class DealSealer:
 
     # After the hand.
 
-    def reveal(self, n: int) -> str:
-        """Hand ``n``'s server seed in hex; refused while that hand is being played."""
+    def reveal(self, n: int, *, ended: bool = False) -> str:
+        """Hand ``n``'s server seed in hex; refused while that hand is being played, unless
+        the match has ``ended`` without it (a resignation, a forfeit, an abandoned match: the
+        hand will never be played on, so its deal can be shown and checked)."""
         deal = self._deal(n)
         if n >= len(self.match.hands):
             raise SealError(f"hand {n + 1} has not been dealt; its server seed stays sealed")
-        if not self.match.hands[n].over:
+        if not self.match.hands[n].over and not ended:
             raise SealError(
                 f"hand {n + 1} is still being played; its server seed stays sealed until it ends"
             )
         self._check_dealt(n)
         return deal.server_seed.hex()
 
-    def hand_meta(self) -> list[dict[str, Any]]:
+    def hand_meta(self, *, ended: bool = False) -> list[dict[str, Any]]:
         """Per dealt hand, ``{"sealed": {...}}`` for :func:`ginrummy.record.dumps`: the public
-        data, plus ``server_seed`` for each hand that is over."""
+        data, plus ``server_seed`` for each hand that is over (every hand once the match has
+        ``ended``, as in :meth:`reveal`)."""
         out: list[dict[str, Any]] = []
         for n, hand in enumerate(self.match.hands):
             self._check_dealt(n)
             deal = self._deals[n]
-            out.append({"sealed": deal.revealed() if hand.over else deal.public()})
+            out.append({"sealed": deal.revealed() if hand.over or ended else deal.public()})
         return out
 
     def private_state(self) -> dict[str, Any]:

@@ -354,6 +354,13 @@ def test_resign_then_rematch_swaps_the_first_deal_and_ratings_move(
     assert r.status_code == 200 and r.json()["status"] == "over"
     assert r.json()["people"]["ended"] == "resigned" and r.json()["people"]["winner"] == 0
     assert t.post(0, "moves", {"move": "draw"}).status_code == 409
+    # The hand cut short is shown to both and its two-party deal verifies.
+    for seat in (0, 1):
+        assert t.state(seat)["meta"]["sealed"]["hand"]["server_seed"] is not None
+        record = client.get(f"/api/matches/{t.id}/record", headers=t.auth[seat])
+        assert record.status_code == 200, record.text
+        report = verify_record(record.text)
+        assert report.ok and [h.status for h in report.hands] == ["verified"]
     stats = [client.get("/api/stats", headers=t.auth[s]).json() for s in (0, 1)]
     assert stats[0]["matches_won"] == 1 and stats[1]["matches_lost"] == 1
     assert stats[0]["rating"]["rating"] > 1500 > stats[1]["rating"]["rating"]

@@ -170,6 +170,41 @@ def test_records_are_handed_out_only_for_finished_hands(
     assert client.get(f"/api/matches/{mid}/record?hands=-1", headers=auth).status_code == 422
 
 
+@pytest.mark.parametrize("end", ["resign", "abandon"])
+def test_a_hand_cut_short_by_the_match_s_end_is_revealed_and_verifies(
+    client: TestClient, auth: dict[str, str], end: str
+) -> None:
+    # A match that ends mid-hand (resigned, or abandoned for a new one) will never play that
+    # hand on: its server seed and deck are shown and its record verifies like any other.
+    state = deal(client, auth, waiting_match(client, auth), "abc")
+    mid = state["id"]
+    rng = random.Random(4)
+    for _ in range(3):
+        r = client.post(f"/api/matches/{mid}/moves", headers=auth,
+                        json={"move": choose(state, rng), "version": state["version"]})
+        state = r.json()
+    assert state["hand"]["result"] is None
+    sealed = state["meta"]["sealed"]["hand"]
+    assert sealed["server_seed"] is None and sealed["deck"] is None  # not while it is played
+    if end == "resign":
+        state = client.post(f"/api/matches/{mid}/resign", headers=auth).json()
+    else:
+        assert client.post("/api/matches", json={"level": "random"},
+                           headers=auth).status_code == 201
+        state = client.get(f"/api/matches/{mid}", headers=auth).json()
+    assert state["status"] in ("over", "abandoned") and state["hand"]["result"] is None
+    sealed = state["meta"]["sealed"]["hand"]
+    server_seed = bytes.fromhex(sealed["server_seed"])
+    assert commitment(server_seed, sealed["nonce"], sealed["dealer_seat"]) == (
+        sealed["commitment"])
+    assert sealed["deck"] == [CARD_TEXT[c] for c in shuffle_deck(
+        server_seed, "abc", sealed["nonce"])]
+    record = client.get(f"/api/matches/{mid}/record", headers=auth)
+    assert record.status_code == 200, record.text
+    report = verify_record(record.text)
+    assert report.ok and [h.status for h in report.hands] == ["verified"]
+
+
 def test_a_tampered_record_from_the_api_fails_ginrummy_verify(
     client: TestClient, auth: dict[str, str], tmp_path: Path
 ) -> None:

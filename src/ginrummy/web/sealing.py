@@ -9,7 +9,9 @@ state (the server seeds, the unrevealed ones included) is stored beside the matc
 * for the hand waiting to be dealt, its commitment, nonce and dealer (published before the
   person chooses a client seed);
 * for the hand on the table, the same plus the client seed; once that hand is over, also the
-  revealed server seed and the hand's deck, so the page can check the deal itself.
+  revealed server seed and the hand's deck, so the page can check the deal itself. A match
+  that ended before its hand did (a resignation, a forfeit, an abandoned match) reveals that
+  hand's too: it will never be played on, and every deal dealt must be verifiable.
 
 :func:`record_upto` writes the record of the finished hands only: a record lists every hand's
 deck, so the record of a hand still being played is never handed out.
@@ -59,9 +61,9 @@ def _who(seat: int, me: int) -> Who:
     return "you" if seat == me else "computer"
 
 
-def sealed_out(table: Table, me: int) -> SealedOut | None:
+def sealed_out(table: Table, me: int, *, ended: bool = False) -> SealedOut | None:
     """What the person in seat ``me`` may see of the table's sealed deals now (``None`` for an
-    unsealed match)."""
+    unsealed match); ``ended``: the match is over although its last hand is not."""
     match, sealer = table.match, table.sealer
     if sealer is None:
         return None
@@ -70,7 +72,7 @@ def sealed_out(table: Table, me: int) -> SealedOut | None:
         n = len(match.hands) - 1
         hand = match.hands[n]
         public = sealer.public(n)
-        over = hand.over
+        over = hand.over or ended
         current = SealedDealOut(
             hand=n + 1,
             version=public["version"],
@@ -80,7 +82,7 @@ def sealed_out(table: Table, me: int) -> SealedOut | None:
             commitment=public["commitment"],
             client_seed=public.get("client_seed"),
             client_seeds=public.get("client_seeds"),
-            server_seed=sealer.reveal(n) if over else None,
+            server_seed=sealer.reveal(n, ended=ended) if over else None,
             deck=[CARD_TEXT[c] for c in hand.deck] if over else None,
         )
     upcoming = None
@@ -107,9 +109,10 @@ def sealed_out(table: Table, me: int) -> SealedOut | None:
     return SealedOut(your_seat=me, hand=current, next=upcoming)
 
 
-def finished_hands(match: Match) -> int:
-    """How many hands of the match are over (all but a hand still being played)."""
-    if match.hands and not match.hand.over:
+def finished_hands(match: Match, *, ended: bool = False) -> int:
+    """How many hands of the match are over (all but a hand still being played; all once the
+    match has ``ended``, as in :func:`sealed_out`)."""
+    if match.hands and not match.hand.over and not ended:
         return len(match.hands) - 1
     return len(match.hands)
 
@@ -121,11 +124,14 @@ def record_upto(
     *,
     players: Sequence[str],
     meta: dict[str, Any],
+    ended: bool = False,
 ) -> str:
-    """The record of the match's first ``count`` hands, which must all be over, with their
-    sealed data (revealed server seeds included): what ``ginrummy verify`` checks."""
-    if not 0 <= count <= finished_hands(match):
-        raise GinRummyError(f"only the first {finished_hands(match)} hand(s) are over")
+    """The record of the match's first ``count`` hands, which must all be over (or the match
+    ``ended``), with their sealed data (revealed server seeds included): what ``ginrummy
+    verify`` checks."""
+    done = finished_hands(match, ended=ended)
+    if not 0 <= count <= done:
+        raise GinRummyError(f"only the first {done} hand(s) are over")
     target = match
     if count < len(match.hands):
         target = Match(match.rules, first_dealer=match.first_dealer, start=False)
@@ -133,7 +139,7 @@ def record_upto(
             target.next_hand([int(c) for c in hand.deck])
             for event in hand.history:
                 target.play(event.text)
-    hand_meta = sealer.hand_meta()[:count] if sealer is not None else None
+    hand_meta = sealer.hand_meta(ended=ended)[:count] if sealer is not None else None
     return dumps(target, players=players, meta=meta, hand_meta=hand_meta)
 
 

@@ -424,7 +424,10 @@ class TableService:
         with self._lock(match_id):
             seated = self._load(player, match_id)
             match = seated.entry.table.match
-            done = finished_hands(match)
+            # A match that ended before its hand did (resigned, forfeited, abandoned): that
+            # hand will never be played on, so it is in the record with its server seed.
+            ended = seated.info.status != "playing"
+            done = finished_hands(match, ended=ended)
             if hands is None:
                 if done < len(match.hands):
                     raise Conflict(
@@ -440,7 +443,7 @@ class TableService:
             return record_upto(
                 match, seated.entry.table.sealer, hands,
                 players=self._players(seated.info.level, seated.people),
-                meta=self._meta(seated.info.level),
+                meta=self._meta(seated.info.level), ended=ended,
             )
 
     # Tables for two people.
@@ -738,7 +741,8 @@ class TableService:
     def _state(self, seated: _Seated, since: tuple[int, int] | None) -> MatchState:
         info, table, me, people = seated.info, seated.entry.table, seated.seat, seated.people
         match = table.match
-        meta = MatchMeta(sealed=sealed_out(table, me), situation=None, revisit=None)
+        meta = MatchMeta(sealed=sealed_out(table, me, ended=info.status != "playing"),
+                         situation=None, revisit=None)
         view = match.view(me) if match.hands else None
         moves: list[PublicEvent] = []
         if view is not None and since is not None and since[0] == len(match.hands):
