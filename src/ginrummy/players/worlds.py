@@ -14,6 +14,7 @@ function of the view and the caller's seed.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from ..cards import CARD_VALUE
 from ..hand import Hand
@@ -50,14 +51,7 @@ def sample_developed_hands(model: OpponentModel, rng: random.Random, count: int,
         return [guesser.fixed] * max(1, count) if guesser.fixed else []
     if above is None:
         return [guesser.guess(rng) for _ in range(count)]
-    kept: list[int] = []
-    spare: list[int] = []
-    made = 0
-    while len(kept) < count and made < tries * count:
-        hand = guesser.guess(rng)
-        (kept if min_deadwood(hand) > above else spare).append(hand)
-        made += 1
-    return kept + spare[: count - len(kept)]
+    return _screened(guesser, rng, count, tries, lambda hand: (min_deadwood(hand) > above, 0.0))
 
 
 class _Guesser:
@@ -134,16 +128,29 @@ def fitting_hands(past: PastPlay, fit: Fit, model: OpponentModel, rng: random.Ra
     guesser = _Guesser(model, extra)
     if guesser.fixed is not None:
         return sample_developed_hands(model, rng, count, extra=extra)
+
+    def judge(hand: int) -> tuple[bool, float]:
+        weight = past.weight(hand, rng, fit)
+        return rng.random() < weight, -weight
+
+    return _screened(guesser, rng, count, tries, judge)
+
+
+def _screened(guesser: _Guesser, rng: random.Random, count: int, tries: int,
+              judge: Callable[[int], tuple[bool, float]]) -> list[int]:
+    """``count`` guesses that ``judge`` keeps (it answers whether to keep a guess, and a rank
+    for one it does not), at most ``tries`` made per guess asked for; if too few are kept,
+    the lowest ranked of the others make up the number (the first made among equals)."""
     kept: list[int] = []
     spare: list[tuple[float, int, int]] = []
     made = 0
     while len(kept) < count and made < tries * count:
         hand = guesser.guess(rng)
-        weight = past.weight(hand, rng, fit)
-        if rng.random() < weight:
+        keep, rank = judge(hand)
+        if keep:
             kept.append(hand)
         else:
-            spare.append((-weight, made, hand))
+            spare.append((rank, made, hand))
         made += 1
     if len(kept) < count:
         spare.sort()
