@@ -55,7 +55,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -87,6 +87,22 @@ def _shares(hands: list[int], unseen: list[int]) -> dict[int, float]:
     return {c: (sum(h >> c & 1 for h in hands) + 0.5) / (n + 1) for c in unseen}
 
 
+def hard_draws(opponent: str, hands: int, *,
+               deck_seeds: int = 0) -> Iterator[tuple[Hand, PlayerView]]:
+    """``hands`` hands of ``hard`` (seat 0) against ``opponent`` under ``house`` rules, the
+    decks seeded from ``deck_seeds`` on: the hand and ``hard``'s view at each of its draws
+    (the move is played after the caller has read them)."""
+    for number in range(hands):
+        hand = Hand("house", seed=deck_seeds + number)
+        players = [make("hard", seed=number), make(opponent, seed=number + 1000)]
+        while hand.result is None:
+            seat = hand.to_play
+            view = hand.view(seat)
+            if seat == 0 and view.phase == "draw":
+                yield hand, view
+            hand.play(players[seat].choose(view))
+
+
 def measure(opponent: str, hands: int, guesses: int) -> tuple[dict[str, float], int, int]:
     """Mean log loss per way of guessing, the positions scored, and how many of them the
     real hand fitted with no contradiction."""
@@ -96,30 +112,23 @@ def measure(opponent: str, hands: int, guesses: int) -> tuple[dict[str, float], 
                                       "fitted": []}
     clean = 0
     rng = random.Random(5)
-    for number in range(hands):
-        hand = Hand("house", seed=number)
-        players = [make("hard", seed=number), make(opponent, seed=number + 1000)]
-        while hand.result is None:
-            seat = hand.to_play
-            view = hand.view(seat)
-            if seat == 0 and view.phase == "draw":
-                truth = hand.hands[1]
-                draws = [int(e.card) for e in hand.history
-                         if e.seat == 1 and e.kind == "draw" and e.card is not None]
-                past = PastPlay(view)
-                clean += past.weight(truth, rng, fit, drawn=draws) == 1.0
-                model = OpponentModel(view)
-                unseen = [c for c in range(52) if view.unseen_mask >> c & 1]
-                extra = round(expert.develop_per_turn * opponent_turns(view))
-                developed = sample_developed_hands(model, rng, guesses, extra=extra)
-                fitted = fitting_hands(past, fit, model, rng, guesses, extra=extra,
-                                       tries=expert.fit_tries)
-                even = model.hidden_count / len(unseen)
-                losses["count only"].append(_log_loss(dict.fromkeys(unseen, even), truth))
-                losses["model"].append(_log_loss({c: model.prob[c] for c in unseen}, truth))
-                losses["developed"].append(_log_loss(_shares(developed, unseen), truth))
-                losses["fitted"].append(_log_loss(_shares(fitted, unseen), truth))
-            hand.play(players[seat].choose(view))
+    for hand, view in hard_draws(opponent, hands):
+        truth = hand.hands[1]
+        draws = [int(e.card) for e in hand.history
+                 if e.seat == 1 and e.kind == "draw" and e.card is not None]
+        past = PastPlay(view)
+        clean += past.weight(truth, rng, fit, drawn=draws) == 1.0
+        model = OpponentModel(view)
+        unseen = [c for c in range(52) if view.unseen_mask >> c & 1]
+        extra = round(expert.develop_per_turn * opponent_turns(view))
+        developed = sample_developed_hands(model, rng, guesses, extra=extra)
+        fitted = fitting_hands(past, fit, model, rng, guesses, extra=extra,
+                               tries=expert.fit_tries)
+        even = model.hidden_count / len(unseen)
+        losses["count only"].append(_log_loss(dict.fromkeys(unseen, even), truth))
+        losses["model"].append(_log_loss({c: model.prob[c] for c in unseen}, truth))
+        losses["developed"].append(_log_loss(_shares(developed, unseen), truth))
+        losses["fitted"].append(_log_loss(_shares(fitted, unseen), truth))
     count = len(losses["model"])
     return {k: statistics.mean(v) for k, v in losses.items()}, count, clean
 
@@ -134,27 +143,21 @@ def deadwood_by_turn(hands: int, guesses: int) -> list[list[str]]:
     plain: dict[int, list[float]] = {}
     low: dict[int, list[float]] = {}
     above: dict[int, list[float]] = {}
-    for number in range(hands):
-        hand = Hand("house", seed=10000 + number)
-        players = [make("hard", seed=number), make("simple", seed=number + 1000)]
-        while hand.result is None:
-            seat = hand.to_play
-            view = hand.view(seat)
-            turns = opponent_turns(view)
-            if seat == 0 and view.phase == "draw" and turns > 0:
-                model = OpponentModel(view)
-                extra = round(expert.develop_per_turn * turns)
-                free = sample_developed_hands(model, rng, guesses, extra=extra)
-                kept = sample_developed_hands(model, rng, guesses, extra=extra,
-                                              above=view.knock_limit, tries=expert.fit_tries)
-                free_dw = [min_deadwood(h) for h in free]
-                real.setdefault(turns, []).append(min_deadwood(hand.hands[1]))
-                plain.setdefault(turns, []).append(statistics.mean(free_dw))
-                low.setdefault(turns, []).append(
-                    sum(dw <= view.knock_limit for dw in free_dw) / len(free_dw))
-                above.setdefault(turns, []).append(
-                    statistics.mean(min_deadwood(h) for h in kept))
-            hand.play(players[seat].choose(view))
+    for hand, view in hard_draws("simple", hands, deck_seeds=10000):
+        turns = opponent_turns(view)
+        if turns == 0:
+            continue
+        model = OpponentModel(view)
+        extra = round(expert.develop_per_turn * turns)
+        free = sample_developed_hands(model, rng, guesses, extra=extra)
+        kept = sample_developed_hands(model, rng, guesses, extra=extra,
+                                      above=view.knock_limit, tries=expert.fit_tries)
+        free_dw = [min_deadwood(h) for h in free]
+        real.setdefault(turns, []).append(min_deadwood(hand.hands[1]))
+        plain.setdefault(turns, []).append(statistics.mean(free_dw))
+        low.setdefault(turns, []).append(
+            sum(dw <= view.knock_limit for dw in free_dw) / len(free_dw))
+        above.setdefault(turns, []).append(statistics.mean(min_deadwood(h) for h in kept))
     return [[str(t), str(len(real[t])), f"{statistics.mean(real[t]):.1f}",
              f"{statistics.mean(plain[t]):.1f}", f"{100 * statistics.mean(low[t]):.0f}%",
              f"{statistics.mean(above[t]):.1f}"]
