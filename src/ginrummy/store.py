@@ -226,6 +226,12 @@ class MatchInfo:
     created_at: dt.datetime
     updated_at: dt.datetime
 
+    @property
+    def ended(self) -> bool:
+        """No longer being played: over (played out, resigned, forfeited), abandoned or
+        cancelled."""
+        return self.status != "playing"
+
 
 @dataclass(frozen=True)
 class HandSummary:

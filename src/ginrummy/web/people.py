@@ -91,7 +91,7 @@ def due(
     Out of time: the person whose clock ran out loses; when both clocks ran out together
     (neither sent a client seed in time) nobody wins. Left: the person not seen for ``grace``
     seconds loses (the first to go, when both went)."""
-    if info.status != "playing" or people.seats[1] is None or people.ended is not None:
+    if info.ended or people.seats[1] is None or people.ended is not None:
         return None
     found: list[tuple[float, int | None, str]] = []
     clock = clock_of(table, people)

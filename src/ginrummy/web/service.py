@@ -387,7 +387,7 @@ class TableService:
             seated, entry = found
             info, people = seated.info, seated.people
             if (people is None or people.seats[1] is None or people.ended is not None
-                    or info.status != "playing"):
+                    or info.ended):
                 return None
             times = [people.seen[0] + self.grace, people.seen[1] + self.grace]
             clock = clock_of(entry.table, people)
@@ -426,7 +426,7 @@ class TableService:
             match = seated.entry.table.match
             # A match that ended before its hand did (resigned, forfeited, abandoned): that
             # hand will never be played on, so it is in the record with its server seed.
-            ended = seated.info.status != "playing"
+            ended = seated.info.ended
             done = finished_hands(match, ended=ended)
             if hands is None:
                 if done < len(match.hands):
@@ -741,8 +741,8 @@ class TableService:
     def _state(self, seated: _Seated, since: tuple[int, int] | None) -> MatchState:
         info, table, me, people = seated.info, seated.entry.table, seated.seat, seated.people
         match = table.match
-        meta = MatchMeta(sealed=sealed_out(table, me, ended=info.status != "playing"),
-                         situation=None, revisit=None)
+        meta = MatchMeta(sealed=sealed_out(table, me, ended=info.ended), situation=None,
+                         revisit=None)
         view = match.view(me) if match.hands else None
         moves: list[PublicEvent] = []
         if view is not None and since is not None and since[0] == len(match.hands):
