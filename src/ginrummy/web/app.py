@@ -286,7 +286,7 @@ def create_app(
             # moves the rules refuse.
             status, detail = 422, UNREADABLE_BODY
         headers = exc.headers
-        if exc.status_code == 405:
+        if status == 405:
             # Every method the address takes: the router names only its first route's.
             allow = _methods_at(app.openapi(), request.url.path) or (headers or {}).get(
                 "Allow", "")

@@ -204,16 +204,17 @@ class CoachService:
         self._finished(player, match_id, number)  # the player's own, and over
         # Kept per seat: at a table for two each person's decisions are their own, and the
         # check that this one is the asker's (in _position) must not be skipped by the cache.
-        key = (match_id, number, index, self.table.seat_of(player, match_id))
+        seat = self.table.seat_of(player, match_id)  # a table for two: seat 1 is yours too
+        key = (match_id, number, index, seat)
         found = self._revisits.get(key)
         if found is None:
-            found = self._reopen(player, match_id, number, index)
+            found = self._reopen(player, match_id, number, index, seat)
             self._revisits.put(key, found)
         return found
 
-    def _reopen(self, player: PlayerInfo, match_id: str, number: int, index: int) -> RevisitOut:
+    def _reopen(self, player: PlayerInfo, match_id: str, number: int, index: int,
+                seat: int) -> RevisitOut:
         text, played = self._position(player, match_id, number, index)
-        seat = self.table.seat_of(player, match_id)  # a table for two: seat 1 is yours too
         match = Position.from_record(text, hand=number, move=index, seat=seat).match()
         return RevisitOut(
             hand=number,
