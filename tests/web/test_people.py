@@ -526,12 +526,18 @@ def test_a_table_for_two_on_postgresql(pg_url: str) -> None:
         t = People.start(client, open=False, clock=120)
         t.deal({0: "a", 1: "b"})
         t.finish_hand(random.Random(4))
+        t.deal({0: "c", 1: "d"})  # resigned during hand 2: its deal is revealed and verifies
         assert t.post(0, "resign", None).status_code == 200
+        record = client.get(f"/api/matches/{t.id}/record", headers=t.auth[1])
+        assert record.status_code == 200, record.text
+        report = verify_record(record.text)
+        assert report.ok and [h.status for h in report.hands] == ["verified", "verified"]
         stats = [client.get("/api/stats", headers=t.auth[s]).json() for s in (0, 1)]
         assert stats[1]["matches_won"] == 1 and stats[0]["matches_lost"] == 1
         assert stats[1]["hands"] == stats[0]["hands"] == 1
         assert stats[1]["rating"]["rating"] > stats[0]["rating"]["rating"]
-        t.post(1, "rematch", None)
+        offered = t.post(1, "rematch", None).json()
+        assert t.post(1, "rematch", None).json()["version"] == offered["version"]
         new_id = t.post(0, "rematch", None).json()["people"]["rematch"]
         assert People(client, new_id, t.auth).state(1)["status"] == "between_hands"
         assert client.get("/api/lobby").json() == []

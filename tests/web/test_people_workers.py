@@ -36,6 +36,7 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from ginrummy.commands.serve import serve
+from ginrummy.verify import verify_record
 from ginrummy.web.live import CHANNEL
 
 from .conftest import Server, http_post, loopback_client
@@ -282,6 +283,22 @@ def test_a_whole_match_between_people_on_two_workers_hears_every_move(
             other_here = [p for p in s.presence
                           if any(x["seat"] == 1 - seat and x["here"] for x in p["seats"])]
             assert other_here, f"seat {seat} never saw the other person here"
+        # A rematch across the workers: a repeated offer changes nothing; a hand of the new
+        # match cut short by a resignation on one worker is revealed on the other and its
+        # record verifies there.
+        offered = bob.post(f"/api/matches/{mid}/rematch")
+        assert bob.post(f"/api/matches/{mid}/rematch")["version"] == offered["version"]
+        again = ann.post(f"/api/matches/{mid}/rematch")["people"]["rematch"]
+        for n, p in enumerate(people):
+            state = p.get(f"/api/matches/{again}")
+            p.post(f"/api/matches/{again}/next-hand",
+                   {"client_seed": f"seed {n}", "version": state["version"]})
+        ann.post(f"/api/matches/{again}/resign")
+        sealed = bob.get(f"/api/matches/{again}")["meta"]["sealed"]["hand"]
+        assert sealed["server_seed"] is not None and sealed["deck"] is not None
+        record = bob.http.request("GET", f"/api/matches/{again}/record")
+        assert record.status_code == 200, record.text
+        assert verify_record(record.text).ok
         # Both requests and streams stayed on their workers.
         for p in people:
             assert p.get("/api/health")["worker"] == p.worker
