@@ -325,6 +325,29 @@ def test_on_a_phone_the_clock_runs_and_a_resignation_ends_it_then_a_rematch(
     assert "you resigned, so Ann wins" in bob.page.text_content("#people-ended")
     ann.page.wait_for_selector("#people-ended:not([hidden])")
     assert "Bob resigned, so you win" in ann.page.text_content("#people-ended")
+    # The hand was cut short, never over: its seal is revealed now the match is, and each page
+    # checks it in the score panel's seal line, where the commitment was shown during the hand.
+    number = st["hand"]["number"]
+    for person in (ann, bob):
+        ended = person.state()
+        assert ended["hand"]["result"] is None
+        revealed = ended["meta"]["sealed"]["hand"]["server_seed"]
+        person.page.wait_for_selector("#seal-line #seal-verdict[data-ok=true]")
+        line = person.page.inner_text("#seal-line")
+        assert f"Hand {number} was cut short" in line and "Sealed deal ✓" in line
+        assert revealed not in line  # the details stay folded until asked for
+        person.press("#seal-line #seal-more")
+        assert revealed in person.page.inner_text("#seal-details")
+    ann.page.locator("#score").screenshot(path=str(artifacts / "people-phone-cut-short-seal.png"))
+    ann.press("#btn-verify")
+    ann.page.wait_for_selector("#dlg-verify[open]")
+    ann.page.wait_for_function(
+        "document.getElementById('dlg-verify').dataset.result !== 'running'")
+    assert ann.page.get_attribute("#dlg-verify", "data-result") == "pass", (
+        ann.page.inner_text("#verify-checks"))
+    checked = ann.page.eval_on_selector_all("#verify-checks li", "els => els.map(e => e.dataset.check)")
+    assert {"commitment", "deck", "hands", "upcard", "draws"} <= set(checked)
+    ann.press("#dlg-verify button.close")
     # A rematch: offered by Ann, accepted by Bob; both pages move to the new table.
     old = ann.state()["id"]
     ann.press("#btn-rematch")

@@ -291,38 +291,55 @@ export function renderSealed(state, onDeal, firstSeed = null) {
   } else {
     seedBox = null;
   }
+  // A hand's seal is revealed and checked once the hand is over or, cut short by the match's
+  // end (a resignation, a forfeit), once the match is: the quiet line and its details then sit
+  // at the hand's end or, when the hand has no end of its own, in the score panel's seal line.
+  const revealed = Boolean(sealed && sealed.hand && sealed.hand.server_seed);
+  const cutShort = Boolean(hand && !hand.result && revealed);
   const meta = $("hand-meta");
   if (hand && hand.result) {
     const parts = [];
-    const open = $("seal-details") ? !$("seal-details").hidden : false;
-    const details = el("div", { id: "seal-details", className: "seal-details" });
-    details.hidden = !open;
     if (!sealed) {
       parts.push(el("p", { className: "small", textContent: "This match was started before sealed deals: its hands are not sealed." }));
-    } else if (sealed.hand && sealed.hand.server_seed) {
-      parts.push(quietLine(state));
-      details.append(revealedBlock(state, sealed), el("p", { id: "seal-status", className: "small", role: "status" }));
     }
-    if (seedBox) details.append(seedBox);
-    if (details.childElementCount) parts.push(details);
-    meta.replaceChildren(...parts);
-    const more = $("seal-more");
-    if (more) more.setAttribute("aria-expanded", String(!$("seal-details").hidden));
-    if (sealed && sealed.hand && sealed.hand.server_seed) checkInBackground(state);
+    meta.replaceChildren(...parts, ...revealedParts(state, revealed, seedBox));
   } else {
     meta.replaceChildren();
   }
   $("deal-seal").replaceChildren(...(first && seedBox ? [seedBox] : []));
 
   const line = $("seal-line");
-  if (sealed && hand && sealed.hand && !hand.result) {
+  line.title = "";
+  if (cutShort) {
+    line.replaceChildren(
+      el("p", { className: "small", textContent: `Hand ${hand.number} was cut short by the end of the match; its deal is revealed.` }),
+      ...revealedParts(state, true, null));
+  } else if (sealed && hand && sealed.hand && !hand.result) {
     const yours = sealed.hand.client_seeds ? sealed.hand.client_seeds[sealed.your_seat] : sealed.hand.client_seed;
     line.textContent = `Sealed deal: commitment ${short(sealed.hand.commitment)}, your seed “${yours}”.`;
     line.title = sealed.hand.commitment;
   } else {
     line.textContent = "";
-    line.title = "";
   }
+  if (revealed && hand && (hand.result || cutShort)) checkInBackground(state);
+  const more = $("seal-more");
+  if (more) more.setAttribute("aria-expanded", String(!$("seal-details").hidden));
+}
+
+/** The revealed hand's quiet line and its folded details (kept open across redraws), with the
+ * next deal's seed box when there is one. */
+function revealedParts(state, revealed, box) {
+  const parts = [];
+  const open = $("seal-details") ? !$("seal-details").hidden : false;
+  const details = el("div", { id: "seal-details", className: "seal-details" });
+  details.hidden = !open;
+  if (revealed) {
+    parts.push(quietLine(state));
+    details.append(revealedBlock(state, state.meta.sealed), el("p", { id: "seal-status", className: "small", role: "status" }));
+  }
+  if (box) details.append(box);
+  if (details.childElementCount) parts.push(details);
+  return parts;
 }
 
 // ---------------------------------------------------------------------------------------------
