@@ -345,7 +345,8 @@ def test_on_a_phone_the_clock_runs_and_a_resignation_ends_it_then_a_rematch(
         "document.getElementById('dlg-verify').dataset.result !== 'running'")
     assert ann.page.get_attribute("#dlg-verify", "data-result") == "pass", (
         ann.page.inner_text("#verify-checks"))
-    checked = ann.page.eval_on_selector_all("#verify-checks li", "els => els.map(e => e.dataset.check)")
+    checked = ann.page.eval_on_selector_all(
+        "#verify-checks li", "els => els.map(e => e.dataset.check)")
     assert {"commitment", "deck", "hands", "upcard", "draws"} <= set(checked)
     ann.press("#dlg-verify button.close")
     # A rematch: offered by Ann, accepted by Bob; both pages move to the new table.
