@@ -940,6 +940,10 @@ class Store(_PeopleStore):
         seconds until that window lets one more in)`` (:mod:`ginrummy.store_limits`)."""
         return _limits.hit(self, _limits.limit_key(kind, who), windows, now)
 
+    def rate_unhit(self, kind: str, who: str, at: float) -> None:
+        """Take back a request :meth:`rate_hit` counted at ``at`` (refused as malformed)."""
+        _limits.unhit(self, _limits.limit_key(kind, who), at)
+
     # Matches.
 
     def create_match(

@@ -9,8 +9,10 @@ younger than *s* seconds (a moving window, exact: no burst at a window's edge); 
 request is not counted. The rows of a key are checked and added in one transaction that holds
 the key's turn (on PostgreSQL a transaction-scoped advisory lock on the key's hash; on SQLite
 the store's writer lock, one writer at a time), so two workers cannot both let in the last
-request of a window. A row is deleted once it is older than the longest window of its kind
-(``expires``): those of the key on each check, everyone's now and then.
+request of a window. A request let through but then refused as malformed is taken back
+(:func:`unhit`): bad input changes nothing, its allowance included. A row is deleted once it
+is older than the longest window of its kind (``expires``): those of the key on each check,
+everyone's now and then.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from .store import _Base
 if TYPE_CHECKING:
     from .store import Store
 
-__all__ = ["limit_key", "hit"]
+__all__ = ["limit_key", "hit", "unhit"]
 
 #: One check in this many also deletes every key's expired rows (not only its own).
 SWEEP_ONE_IN = 200
@@ -77,3 +79,12 @@ def hit(store: Store, key: str, windows: Sequence[tuple[int, float]],
         if _sweeps.random() * SWEEP_ONE_IN < 1:
             s.execute(delete(_Hit).where(_Hit.expires <= now))
     return None
+
+
+def unhit(store: Store, key: str, at: float) -> None:
+    """Take back one request of ``key`` counted by :func:`hit` at ``at`` (the server refused
+    it as malformed after the limit let it through)."""
+    with store._tx() as s:
+        row = s.scalar(select(_Hit.id).where(_Hit.key == key, _Hit.at == at).limit(1))
+        if row is not None:
+            s.execute(delete(_Hit).where(_Hit.id == row))

@@ -146,3 +146,42 @@ def test_the_api_counts_in_the_database(tmp_path: Path) -> None:
     finally:
         for s in stores:
             s.close()
+
+
+
+def test_a_request_refused_as_malformed_uses_up_nothing(db_url: str) -> None:
+    """The limits are counted before FastAPI checks a request's parameters and body; a
+    request then refused as malformed (422) is taken back, for each limited kind: a bad body
+    for a new player or a sample situation's coach, a bad path for the coach of a match. Over
+    the limit, a malformed request is still a 429 (the limit is checked first)."""
+    store = Store(db_url)
+    try:
+        limits = RateLimits(coach_player="2/minute", coach_address="", lesson_address="1/minute",
+                            players_address="2/minute")
+        client = TestClient(create_app(store=store, limits=limits, coach_processes=0))
+        bad = [client.post("/api/players", json={"name": 7}).status_code for _ in range(3)]
+        assert bad == [422] * 3 and rows(store) == 0
+        tokens = []
+        for _ in range(2):
+            r = client.post("/api/players", json={"name": "Kim"})
+            assert r.status_code == 201
+            tokens.append(r.json()["token"])
+        refused = client.post("/api/players", json={"name": 7})
+        assert refused.status_code == 429 and "Retry-After" in refused.headers
+
+        auth = {"Authorization": f"Bearer {tokens[0]}"}
+        match = client.post("/api/matches", json={"level": "random"}, headers=auth).json()["id"]
+        coach = f"/api/matches/{match}/coach"
+        assert [client.get(f"{coach}/hands/0/decisions/0", headers=auth).status_code
+                for _ in range(3)] == [422] * 3
+        assert [client.get(f"{coach}/latest", headers=auth).status_code
+                for _ in range(3)] == [200, 200, 429]
+
+        situation = client.get("/api/situations").json()[0]["id"]
+        lesson = f"/api/situations/{situation}/coach"
+        move = client.get(f"/api/situations/{situation}").json()["table"]["hand"]["legal_moves"][0]
+        assert [client.post(lesson, json={"move": 5}).status_code for _ in range(2)] == [422] * 2
+        assert [client.post(lesson, json={"move": move}).status_code
+                for _ in range(2)] == [200, 429]
+    finally:
+        store.close()

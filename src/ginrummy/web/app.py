@@ -22,6 +22,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -267,7 +268,10 @@ def create_app(
         app.add_exception_handler(kind, _answer(status, message))
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid(_r: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # A malformed request the rate limits let through is not counted after all.
+        if getattr(request.state, "rate_hits", None):
+            await run_in_threadpool(app.state.limiter.refund, request)
         return _error(422, _validation_message(exc))
 
     @app.get("/api/health", include_in_schema=False)

@@ -33,8 +33,9 @@ __all__ = ["router", "lessons_router"]
 def _limit(request: Request, player: Player) -> None:
     """Coach requests per player and per client address (429 with ``Retry-After``)."""
     limiter = limiter_of(request)
-    limiter.check("coach_player", f"player:{player.id}", "coach requests")
-    limiter.check("coach_address", client_address(request), "coach requests from your address")
+    limiter.check("coach_player", f"player:{player.id}", "coach requests", request)
+    limiter.check("coach_address", client_address(request), "coach requests from your address",
+                  request)
 
 
 #: The answers a rate-limited route adds to its errors.

@@ -96,17 +96,30 @@ class RateLimiter:
             for kind, items in self._items.items()
         }
 
-    def check(self, kind: str, who: str, what: str) -> None:
+    def check(self, kind: str, who: str, what: str, request: Request | None = None) -> None:
         """Count one request of ``kind`` by ``who``; over a limit, :class:`TooMany` (429)
-        saying ``what`` is limited and when to try again, and the request is not counted."""
+        saying ``what`` is limited and when to try again, and the request is not counted.
+        Given the ``request``, the count is noted on it for :meth:`refund`."""
         windows = self._windows[kind]
         if not windows:
             return
-        over = self.store.rate_hit(kind, who, windows, self.clock())
+        now = self.clock()
+        over = self.store.rate_hit(kind, who, windows, now)
         if over is not None:
             index, wait = over
             raise TooMany(429, f"Too many {what}: at most {_per(self._items[kind][index])}. "
                           f"Try again in {max(1, math.ceil(wait))} s.", wait)
+        if request is not None:
+            request.state.rate_hits = [*getattr(request.state, "rate_hits", ()), (kind, who, now)]
+
+    def refund(self, request: Request) -> None:
+        """Take back every count :meth:`check` noted on ``request``: the request was let
+        through, then refused as malformed (422), and bad input changes nothing, the
+        allowance included. (FastAPI runs the limits' dependencies before it checks the
+        request's parameters and body.)"""
+        for kind, who, at in getattr(request.state, "rate_hits", ()):
+            self.store.rate_unhit(kind, who, at)
+        request.state.rate_hits = []
 
 
 def _per(item: RateLimitItem) -> str:
@@ -246,9 +259,11 @@ def limiter_of(request: Request) -> RateLimiter:
 
 def limit_new_players(request: Request) -> None:
     """A dependency of ``POST /api/players``: new players per client address."""
-    limiter_of(request).check("players_address", client_address(request), "new players")
+    limiter_of(request).check("players_address", client_address(request), "new players",
+                              request)
 
 
 def limit_lesson_coach(request: Request) -> None:
     """A dependency of the sample situations' coach: requests per client address."""
-    limiter_of(request).check("lesson_address", client_address(request), "coach requests")
+    limiter_of(request).check("lesson_address", client_address(request), "coach requests",
+                              request)
