@@ -250,13 +250,22 @@ DeckSource = Callable[[int], Sequence[int]]
 
 def seeded_decks(seed: str) -> DeckSource:
     """Deck source for practice and simulation: one shuffle per hand from a string seed."""
+    return _SeededDecks(seed)
 
-    def deck(n: int) -> list[int]:
+
+class _SeededDecks:
+    """:func:`seeded_decks`' source, a class rather than a closure so that a match (and an
+    environment holding one) can be pickled."""
+
+    __slots__ = ("seed",)
+
+    def __init__(self, seed: str) -> None:
+        self.seed = seed
+
+    def __call__(self, n: int) -> list[int]:
         order = list(range(52))
-        random.Random(f"{seed}/hand/{n}").shuffle(order)
+        random.Random(f"{self.seed}/hand/{n}").shuffle(order)
         return order
-
-    return deck
 
 
 class Match:

@@ -30,6 +30,7 @@ is exact: an action is set in :func:`action_mask` exactly when its move is legal
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -135,13 +136,18 @@ def action_mask(view: PlayerView) -> npt.NDArray[np.int8]:
     return mask
 
 
-def move_of(action: int, view: PlayerView) -> Move:
+def move_of(action: int | np.integer[Any], view: PlayerView) -> Move:
     """The engine move that ``action`` stands for in ``view``'s position.
 
-    Raises :class:`~ginrummy.errors.IllegalMoveError` for a number outside the numbering or a
-    declared-arrangement slot that is empty in this position. (Whether the move is legal now
-    is the engine's to say: the mask tells in advance.)
+    Raises :class:`~ginrummy.errors.IllegalMoveError` for anything but an integer (Python's or
+    NumPy's: a float, a string or an array is refused, never rounded or parsed), a number
+    outside the numbering or a declared-arrangement slot that is empty in this position.
+    (Whether the move is legal now is the engine's to say: the mask tells in advance.)
     """
+    if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        raise IllegalMoveError(
+            f"an action is an integer in 0..{NUM_ACTIONS - 1}, not {type(action).__name__} "
+            f"{action!r}")
     a = int(action)
     plain = _PLAIN_MOVES.get(a)
     if plain is not None:

@@ -195,6 +195,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._table: Table | None = None
         self._views: dict[int, PlayerView] = {}
         self._rewarded = 0  # hands of the match whose reward has been given
+        self._halted = False  # ended by an illegal action, the hand left unfinished
 
     # The AEC API.
 
@@ -209,7 +210,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         env's RNG, which ``seed`` restarts) with its first hand dealt; the opponent, if any,
         plays until an agent is to act."""
         if seed is not None:
-            self._rng = random.Random(seed)
+            # NumPy's integers too (what a seeded experiment often hands on).
+            self._rng = random.Random(int(seed) if isinstance(seed, np.integer) else seed)
         match_seed = f"{self._rng.getrandbits(64):016x}"
         seats: list[Seat] = []
         for s in (0, 1):
@@ -221,6 +223,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._table = Table(Match(self.rules, seed=match_seed), seats)
         self._views = {}
         self._rewarded = 0
+        self._halted = False
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -238,7 +241,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         An action outside the mask raises the engine's
         :class:`~ginrummy.errors.IllegalMoveError` and changes nothing; with
         ``illegal_reward`` set (as :func:`env` does) it ends the episode instead, with that
-        reward to the agent and 0 to the other.
+        reward to the agent and 0 to the other. An action is an integer (Python's or NumPy's);
+        anything else (a float, a string, an array) is an illegal action too.
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -250,7 +254,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         try:
             if action is None or isinstance(action, bool):
                 raise IllegalMoveError(f"{agent} is to act: None is only for finished agents")
-            move = move_of(int(action), view)
+            move = move_of(action, view)
             table.play(seat, move)
         except IllegalMoveError:
             if self.illegal_reward is None:
@@ -275,15 +279,23 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.rewards[agent] = float(self.illegal_reward)
         self.terminations = dict.fromkeys(self.agents, True)
         self.truncations = dict.fromkeys(self.agents, True)
+        # Over for everyone: no agent has a move left (every mask all zeros), and every agent
+        # gets its view, as at any episode's end.
+        self._halted = True
+        self._views = {}
+        self.infos = {a: self._info(AGENTS.index(a), a) for a in self.agents}
         self._accumulate_rewards()
         self._deads_step_first()
 
     def observe(self, agent: str) -> Observation:
         """``agent``'s observation: ``{"observation": float32[OBS_SIZE], "action_mask":
         int8[NUM_ACTIONS]}``, from its seat's view only (the mask is all zeros when it is not
-        its turn)."""
+        its turn, and once an illegal action has ended the episode)."""
         view = self._view(AGENTS.index(agent))
-        return {"observation": encode(view), "action_mask": action_mask(view)}
+        mask = action_mask(view)
+        if self._halted:
+            mask = np.zeros_like(mask)
+        return {"observation": encode(view), "action_mask": mask}
 
     def render(self) -> str | None:
         """The acting agent's view as text (``ansi`` returns it, ``human`` prints it); what it
