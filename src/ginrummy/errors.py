@@ -33,3 +33,9 @@ class InvalidRulesError(GinRummyError):
 
 class InvalidRecordError(GinRummyError):
     """A match record that cannot be read, or whose replay disagrees with what it claims."""
+
+
+class PlayerError(GinRummyError):
+    """A computer player failed to choose a move: a policy seated from outside the package
+    (:class:`ginrummy.env.PolicyPlayer`) raised, or answered something that is not a legal
+    action. The fault is the player's, not the person's at the table; nothing was played."""

@@ -16,3 +16,13 @@ def first_legal(observation: npt.NDArray[np.float32], action_mask: npt.NDArray[n
 
 
 NOT_A_POLICY = 42
+
+
+def failing(observation: npt.NDArray[np.float32], action_mask: npt.NDArray[np.int8]) -> int:
+    """A policy whose weights went missing: it raises at every move."""
+    raise RuntimeError("weights file missing")
+
+
+def illegal(observation: npt.NDArray[np.float32], action_mask: npt.NDArray[np.int8]) -> int:
+    """A policy that ignores the mask: the first action it does not allow."""
+    return int(np.flatnonzero(action_mask == 0)[0])

@@ -107,3 +107,39 @@ def test_a_bad_reference_is_refused_before_the_server_starts(
     result = CliRunner().invoke(main, ["serve", "--port", "0", "--opponent-module", reference])
     assert result.exit_code == 2 and reason in result.output, result.output
     assert "ready" not in result.output
+
+
+@pytest.mark.parametrize(("reference", "reason"), [
+    ("agent_policy:failing", "RuntimeError: weights file missing"),
+    ("agent_policy:illegal", "which is not legal here"),
+])
+def test_an_agent_that_fails_to_move_is_the_servers_fault_and_changes_nothing(
+    store: Store, reference: str, reason: str
+) -> None:
+    """The policy raises, or picks an action the mask forbids: the request that asked it to
+    move is a 500 saying so (not a 400, as for the person's own illegal move), and the match
+    is as it was before that request."""
+    client = TestClient(create_app(store=store, agent=reference), raise_server_exceptions=False)
+    auth = new_player(client)
+    r = client.post("/api/matches", json={"level": "agent"}, headers=auth)
+    assert r.status_code == 201, r.text
+    state = r.json()
+    for _ in range(10):  # the person's moves, until the agent is asked for one
+        if state["status"] == "between_hands":
+            body: dict[str, Any] = {"version": state["version"], "client_seed": "seed"}
+            r = client.post(f"/api/matches/{state['id']}/next-hand", json=body, headers=auth)
+        else:
+            r = client.post(f"/api/matches/{state['id']}/moves", headers=auth,
+                            json={"move": choose(state), "version": state["version"]})
+        if r.status_code != 200:
+            break
+        state = r.json()
+    else:
+        raise AssertionError("the agent was never asked for a move")
+    assert r.status_code == 500, r.text
+    detail = r.json()["detail"]
+    assert detail.startswith("The computer player failed to move, so nothing was played")
+    assert reason in detail
+    now = client.get(f"/api/matches/{state['id']}", headers=auth).json()
+    assert (now["version"], now["status"], now["hand"]) == (
+        state["version"], state["status"], state["hand"])

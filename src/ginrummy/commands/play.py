@@ -240,10 +240,20 @@ def play(
                     + f", game to {target}, against the computer (level {chosen_level}). "
                     "Type ? for help.")
             player = _make_player(saved.meta.level, saved.meta.computer_seed)
-            TerminalTable(saved, player, store, console, plain=plain,
-                          client_seed=client_seed,
-                          tips=tutorial_tip if tutorial else None,
-                          coach=Coach(seed=COACH_SEED) if with_coach else None).run()
+            try:
+                TerminalTable(saved, player, store, console, plain=plain,
+                              client_seed=client_seed,
+                              tips=tutorial_tip if tutorial else None,
+                              coach=Coach(seed=COACH_SEED) if with_coach else None).run()
+            except GinRummyError as exc:
+                if ":" not in saved.meta.level:
+                    raise
+                # A policy seated with --opponent-module failed to move (it raised, answered
+                # no action number or an illegal one); every move before it is saved.
+                raise click.ClickException(
+                    f"{exc}. The match is saved as it was before that move: mend the policy "
+                    "and run 'ginrummy play' again."
+                ) from None
     except SaveLockedError as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:

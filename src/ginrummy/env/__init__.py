@@ -17,13 +17,14 @@ from __future__ import annotations
 from .actions import NUM_ACTIONS, action_mask, action_of, legal_actions, move_of
 from .aec import AGENTS, env, raw_env
 from .observation import OBS_SIZE, encode
-from .policy import PolicyPlayer, load_policy
+from .policy import PolicyError, PolicyPlayer, load_policy
 from .text import view_text
 
 __all__ = [
     "AGENTS",
     "NUM_ACTIONS",
     "OBS_SIZE",
+    "PolicyError",
     "PolicyPlayer",
     "action_mask",
     "action_of",

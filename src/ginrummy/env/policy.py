@@ -29,22 +29,32 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import GinRummyError, IllegalMoveError
+from ..errors import GinRummyError, IllegalMoveError, PlayerError
 from ..players.base import Player
 from ..view import PlayerView
 from .actions import action_mask, move_of
 from .observation import encode
 
-__all__ = ["Policy", "PolicyPlayer", "load_policy"]
+__all__ = ["IllegalActionError", "Policy", "PolicyError", "PolicyPlayer", "load_policy"]
 
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], Any]
+
+
+class PolicyError(PlayerError):
+    """The policy failed: it raised, or answered with something that is not an action
+    number, or with an action the rules refuse here (:class:`IllegalActionError`)."""
+
+
+class IllegalActionError(PolicyError, IllegalMoveError):
+    """The policy chose an action outside the mask: a policy's fault, and an illegal move."""
 
 
 class PolicyPlayer(Player):
     """A :class:`~ginrummy.players.Player` that asks ``policy`` for an action number and plays
     its move. An action outside the mask is refused with
     :class:`~ginrummy.errors.IllegalMoveError` naming the action (a policy bug, not a move to
-    correct silently)."""
+    correct silently); a policy that raises, or answers with anything but an integer (a float
+    is not rounded), is a :class:`PolicyError` saying so."""
 
     name = "policy"
 
@@ -54,13 +64,25 @@ class PolicyPlayer(Player):
 
     def decide(self, view: PlayerView) -> str:
         mask = action_mask(view)
-        action = int(self.policy(encode(view), mask))
+        try:
+            action = self.policy(encode(view), mask)
+        except Exception as exc:
+            raise PolicyError(f"the policy {_name(self.policy)} failed: "
+                              f"{type(exc).__name__}: {exc}") from exc
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            raise PolicyError(f"the policy {_name(self.policy)} answered "
+                              f"{type(action).__name__} {action!r}: a policy answers an "
+                              f"action number, an integer in 0..{mask.size - 1}")
         if not 0 <= action < mask.size or not mask[action]:
-            raise IllegalMoveError(
+            raise IllegalActionError(
                 f"the policy chose action {action}, which is not legal here "
                 f"(legal: {', '.join(map(str, np.flatnonzero(mask)))})"
             )
         return str(move_of(action, view))
+
+
+def _name(policy: Policy) -> str:
+    return repr(getattr(policy, "__qualname__", None) or type(policy).__name__)
 
 
 def load_policy(reference: str) -> Policy:
@@ -74,6 +96,9 @@ def load_policy(reference: str) -> Policy:
         target: Any = importlib.import_module(module_name)
     except ImportError as exc:
         raise GinRummyError(f"{reference!r}: cannot import {module_name!r} ({exc})") from None
+    except Exception as exc:  # the module itself fails: a syntax error, an error at import
+        raise GinRummyError(f"{reference!r}: importing {module_name!r} failed: "
+                            f"{type(exc).__name__}: {exc}") from None
     for part in attr.split("."):
         try:
             target = getattr(target, part)

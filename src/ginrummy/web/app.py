@@ -27,7 +27,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
-from ..errors import GinRummyError
+from ..errors import GinRummyError, PlayerError
 from ..store import ConflictError, Store, UnfinishedMatchError
 from .coach_routes import lessons_router as coach_lessons_router
 from .coach_routes import router as coach_router
@@ -266,6 +266,12 @@ def create_app(
     ]
     for kind, status, message in answers:
         app.add_exception_handler(kind, _answer(status, message))
+
+    @app.exception_handler(PlayerError)
+    async def _player_failed(_r: Request, exc: PlayerError) -> JSONResponse:
+        # The seated agent (--opponent-module) failed to move: the server's fault, not the
+        # person's (so not a 400); the table was dropped from the cache, nothing was saved.
+        return _error(500, f"The computer player failed to move, so nothing was played: {exc}.")
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
