@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from ginrummy.cli import main
+from ginrummy.errors import GinRummyError
 from ginrummy.hand import Hand, deal_order
 from ginrummy.match import score_match
 from ginrummy.melds import min_deadwood
@@ -243,6 +244,20 @@ def test_bad_simulate_options_fail_cleanly(args: list[str], message: str) -> Non
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_bad_library_arguments_fail_with_the_engines_error() -> None:
+    """From Python as from the command line: a count that is not a whole number of games, or a
+    player that is neither a name nor a factory, is refused before anything is played."""
+    setup = Setup.of("traditional", ["simple", "random"], seed=1)
+    for count in (-3, 2.5, True, "4"):
+        with pytest.raises(GinRummyError, match="whole number, 0 or more"):
+            run_hands(setup, count)  # type: ignore[arg-type]
+        with pytest.raises(GinRummyError, match="whole number, 0 or more"):
+            run_matches(setup, count)  # type: ignore[arg-type]
+    assert run_hands(setup, 0) == []
+    with pytest.raises(GinRummyError, match=r"a player is a name .* not 42"):
+        Setup.of("traditional", ["simple", 42])  # type: ignore[list-item]
 
 
 # ------------------------------------------------------------------------------------------

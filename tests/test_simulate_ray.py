@@ -8,6 +8,8 @@ One local Ray serves the whole module (starting one takes seconds); the commands
 from __future__ import annotations
 
 import json
+import socket
+import subprocess
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -97,3 +99,22 @@ def test_without_ray_the_option_says_how_to_install_it(
     assert result.exit_code == 1
     assert 'pip install "ginrummy[ray]"' in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("scheme", ["", "ray://"])
+def test_an_address_where_nothing_listens_is_refused_at_once(scheme: str) -> None:
+    """Ray itself would keep retrying such an address for minutes; the command says at once
+    that nothing answers there (exit status 1, no traceback). In a fresh process: this one
+    is connected to the module's Ray, which a session would use whatever the address."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # free once closed: nothing listens there
+    address = f"{scheme}127.0.0.1:{port}"
+    done = subprocess.run(
+        [sys.executable, "-m", "ginrummy", "simulate", "random", "--hands", "4",
+         "--no-progress", "--ray", address],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 1
+    assert f"cannot reach Ray at '{address}' (Connection refused)" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 from collections.abc import Callable, Generator, Sequence
 from pathlib import Path
 from types import TracebackType
@@ -43,6 +44,26 @@ def _import_ray() -> Any:
     return require("ray", "ray", "--ray (self-play on Ray)")
 
 
+#: Seconds to wait for a Ray head's port to answer before giving up on the address.
+PROBE_SECONDS = 5.0
+
+
+def _probe(address: str) -> None:
+    """Refuse at once a ``HOST:PORT`` or ``ray://HOST:PORT`` where nothing listens:
+    ``ray.init`` would keep retrying for minutes. (``auto`` goes to ``ray.init`` as it is.)"""
+    target = address.removeprefix("ray://")
+    host, sep, port = target.rpartition(":")
+    if not sep or not port.isdigit():
+        return
+    host = host.strip("[]") or "127.0.0.1"
+    try:
+        with socket.create_connection((host, int(port)), timeout=PROBE_SECONDS):
+            pass
+    except OSError as exc:
+        raise BackendError(f"cannot reach Ray at {address!r} "
+                           f"({exc.strerror or exc})") from None
+
+
 class RaySession:
     """A connection to Ray for one run: ``address`` ``None`` (or ``"local"``) starts a local
     Ray with ``workers`` CPUs (default: one per core); any other address is passed to
@@ -61,6 +82,7 @@ class RaySession:
             if self.owned and self.local:
                 self._start_local(ray, workers)
             elif self.owned:
+                _probe(self.address)
                 ray.init(address=self.address, include_dashboard=False, log_to_driver=False,
                          logging_level=logging.ERROR)
         except GinRummyError:

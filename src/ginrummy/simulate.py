@@ -33,7 +33,7 @@ from .errors import GinRummyError
 from .hand import Hand
 from .match import Match
 from .melds import min_deadwood
-from .players import make
+from .players import make, names
 from .players.base import Player
 from .rules import RuleSet, RulesLike, get_rules
 from .selfplay import MAX_HANDS, play_hand
@@ -94,6 +94,9 @@ class Setup:
         for spec in players:
             if isinstance(spec, str):
                 make(spec, seed=0)
+            elif not callable(spec):
+                raise GinRummyError(f"a player is a name ({', '.join(names())}) or a factory "
+                                    f"seed -> Player, not {spec!r}")
         master = str(seed) if seed is not None else secrets.token_hex(8)
         return cls(get_rules(rules), (players[0], players[1]), master)
 
@@ -329,12 +332,19 @@ def _ignore_interrupt() -> None:
 
 def split(setup: Setup, mode: Mode, count: int, chunk: int, *, rows: bool = False) -> list[Job]:
     """``count`` games cut into jobs of at most ``chunk`` consecutive indices."""
+    _check_count(mode, count)
     return [Job(setup, mode, s, min(s + chunk, count), rows) for s in range(0, count, chunk)]
+
+
+def _check_count(mode: Mode, count: int) -> None:
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise GinRummyError(f"the number of {mode} is a whole number, 0 or more, not {count!r}")
 
 
 def chunk_size(mode: Mode, count: int, workers: int) -> int:
     """Jobs small enough to balance the workers and move the progress bar, large enough to
     keep the cost of passing them between processes negligible."""
+    _check_count(mode, count)
     most = 50 if mode == "hands" else 4
     return max(1, min(most, math.ceil(count / (max(workers, 1) * 8))))
 
