@@ -3,6 +3,7 @@ depend on the seat's view only, rewards that match the engine, opponents, and th
 
 from __future__ import annotations
 
+import pickle
 import random
 import subprocess
 import sys
@@ -15,8 +16,10 @@ from pettingzoo.test import api_test, seed_test
 
 from ginrummy.cards import FULL_DECK, cards_of_mask, parse_cards
 from ginrummy.env import (
+    AGENTS,
     NUM_ACTIONS,
     OBS_SIZE,
+    PolicyError,
     PolicyPlayer,
     action_mask,
     action_of,
@@ -28,7 +31,7 @@ from ginrummy.env import (
     raw_env,
 )
 from ginrummy.env.actions import KNOCK_ALT_BASE, KNOCK_BASE
-from ginrummy.errors import IllegalMoveError
+from ginrummy.errors import GinRummyError, IllegalMoveError
 from ginrummy.hand import Hand
 from ginrummy.match import Match
 from ginrummy.melds import min_deadwood
@@ -337,6 +340,78 @@ def test_illegal_actions() -> None:
     assert wrapped.rewards[agent] == -1.0
 
 
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("action", [1.0, 1.99, "1", np.array([1]), np.float32(1), True, None])
+def test_an_action_that_is_not_an_integer_is_illegal(action: Any) -> None:
+    """Never rounded or parsed: 1.99 and "1" are not 'pass' (action 1), and an array is not
+    its element. Raw: refused, nothing changed; wrapped: the episode ends for everyone, as
+    for any illegal action, with every agent's view in its info and no move left in any
+    mask."""
+    raw = raw_env()
+    raw.reset(seed=1)
+    agent = raw.agent_selection
+    before = raw.observe(agent)
+    with pytest.raises(IllegalMoveError):
+        raw.step(action)
+    assert raw.agent_selection == agent and not raw.table.match.hand.history
+    after = raw.observe(agent)
+    assert all(np.array_equal(before[k], after[k]) for k in before)
+    assert after["action_mask"][1]  # 'pass' is legal: the refusal is for the type alone
+
+    wrapped = env()
+    wrapped.reset(seed=1)
+    wrapped.step(action)
+    assert all(wrapped.terminations.values()) and not wrapped.table.match.hand.history
+    assert wrapped.rewards == {agent: -1.0, AGENTS[1 - AGENTS.index(agent)]: 0.0}
+    for a in wrapped.possible_agents:
+        assert wrapped.infos[a]["view"].seat == AGENTS.index(a)
+        assert not wrapped.observe(a)["action_mask"].any()
+
+
+def test_numpy_integers_are_actions_and_seeds() -> None:
+    """What a policy or an experiment hands on as NumPy's own integers plays as Python's."""
+    runs = []
+    for kind in (int, np.int64):
+        e = env()
+        e.reset(seed=kind(7))
+        rng = random.Random(3)
+        trail = []
+        for _agent in e.agent_iter():
+            obs, reward, terminated, truncated, _ = e.last()
+            trail.append(reward)
+            if terminated or truncated:
+                e.step(None)
+                continue
+            action = pick(rng, obs["action_mask"])
+            trail.append(action)
+            e.step(kind(action))
+        runs.append(trail)
+    assert runs[0] == runs[1] and len(runs[0]) > 10
+
+
+def test_an_environment_pickles_in_the_middle_of_an_episode() -> None:
+    """A reset environment (its match, deck source and opponent included) pickles, and the
+    copy plays on exactly as the original."""
+    e = raw_env(opponent="hard")
+    e.reset(seed=5)
+    rng = random.Random(1)
+    for _ in range(4):
+        e.step(pick(rng, e.observe(e.agent_selection)["action_mask"]))
+        if not e.agents or any(e.terminations.values()):
+            break
+    copy = pickle.loads(pickle.dumps(e))
+    trails = []
+    for one in (e, copy):
+        rng = random.Random(9)
+        trail = []
+        while one.agents and not all(one.terminations.values()):
+            obs = one.observe(one.agent_selection)
+            trail.append(obs["observation"].tobytes())
+            one.step(pick(rng, obs["action_mask"]))
+        trails.append((trail, dict(one.rewards)))
+    assert trails[0] == trails[1]
+
+
 def test_render_and_infos_show_the_acting_seat_only() -> None:
     e = env(render_mode="ansi", info_text=True)
     e.reset(seed=2)
@@ -369,14 +444,38 @@ def test_policy_player_sits_at_a_table() -> None:
     with pytest.raises(IllegalMoveError, match="not legal"):
         bad = PolicyPlayer(lambda obs, mask: int(np.flatnonzero(mask == 0)[0]))
         bad.choose(Hand(seed=1).view(1))
+    # A policy that raises, or answers anything but an integer, is named in a PolicyError.
+    view = Hand(seed=1).view(1)
+
+    def broken(obs: np.ndarray[Any, Any], mask: np.ndarray[Any, Any]) -> int:
+        raise KeyError("GINRUMMY_POLICY_WEIGHTS")
+
+    with pytest.raises(PolicyError, match=r"'.*broken' failed: KeyError: 'GINRUMMY_POLICY"):
+        PolicyPlayer(broken).choose(view)
+    with pytest.raises(PolicyError, match=r"answered float 1\.5"):
+        PolicyPlayer(lambda obs, mask: 1.5).choose(view)
+    with pytest.raises(PolicyError, match="answered ndarray"):
+        PolicyPlayer(lambda obs, mask: np.flatnonzero(mask)[:1]).choose(view)
+    legal = int(np.flatnonzero(action_mask(view))[0])
+    assert PolicyPlayer(lambda obs, mask: np.int64(legal)).choose(view) == str(
+        move_of(legal, view))
 
 
-def test_load_policy() -> None:
+def test_load_policy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert load_policy("ginrummy.env.observation:encode") is encode
     for reference in ("no_colon", "ginrummy.nothing_here:x", "ginrummy.env:nope",
                       "ginrummy.env:OBS_SIZE"):
-        with pytest.raises(Exception, match=reference.split(":")[0][:8]):
+        with pytest.raises(GinRummyError, match=reference.split(":")[0][:8]):
             load_policy(reference)
+    # A module that fails as it is imported: the reference and the reason, as the engine's
+    # error (the command line shows it as a usage error, never a traceback).
+    (tmp_path / "syntax_slip.py").write_text("def policy(o, m) return 0\n")
+    (tmp_path / "raises_at_import.py").write_text("import os\nW = os.environ['NO_SUCH_VAR_X']\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(GinRummyError, match="importing 'syntax_slip' failed: SyntaxError"):
+        load_policy("syntax_slip:policy")
+    with pytest.raises(GinRummyError, match="'raises_at_import' failed: KeyError"):
+        load_policy("raises_at_import:policy")
 
 
 # The example, in its short form.
@@ -433,3 +532,35 @@ def test_play_against_a_policy_module_in_the_terminal(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 2
+
+
+def test_a_failing_policy_stops_the_terminal_table_with_its_reason(tmp_path: Path) -> None:
+    """A policy that raises at its first move: the command says which policy failed and why,
+    exits with status 1, and keeps the match saved as it was before that move (no
+    traceback)."""
+    pytest.importorskip("pexpect")
+    from test_tui_terminal import answer, prompt
+
+    (tmp_path / "failing.py").write_text(
+        "def policy(observation, action_mask):\n"
+        "    raise RuntimeError('weights file missing')\n"
+    )
+    environ = dict(PYTHONPATH=f"{ROOT / 'src'}:{tmp_path}", GINRUMMY_DATA_DIR=str(tmp_path),
+                   TERM="xterm", PATH="/usr/bin:/bin")
+    child = spawn_ginrummy(["play", "--plain", "--opponent-module", "failing:policy",
+                            "--seed", "failing policy"], env=environ, dimensions=(60, 200),
+                           timeout=30)
+    for _ in range(6):  # the person's first moves, until the policy is asked for one
+        question = prompt(child)
+        if question is None:
+            break
+        child.sendline(answer(child, question))
+    else:
+        raise AssertionError("the policy was never asked for a move")
+    output = (child.before or "")
+    child.close()
+    assert child.exitstatus == 1
+    assert "the policy 'policy' failed: RuntimeError: weights file missing" in output
+    assert "saved as it was before that move" in output and "Traceback" not in output
+    saves = list(tmp_path.rglob("*.toml"))
+    assert saves, "the match was not kept"
