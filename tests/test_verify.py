@@ -134,6 +134,14 @@ def test_a_changed_nonce_is_caught() -> None:
     hand = hand_of(verify_record(text), 1)
     assert failed(hand)["nonce"] == "the nonce is 5, but this is hand 1 so it must be 1"
     assert "commitment" in failed(hand)
+    # Equal to the hand's number in Python, yet no nonce: failed, and said so (the hand is
+    # never FAILED with only passing checks listed).
+    for written in ("1.0", "true"):
+        hand = hand_of(verify_record(record_text().replace("nonce = 1,", f"nonce = {written},")),
+                       1)
+        assert hand.status == "failed"
+        assert failed(hand)["nonce"].startswith(
+            f"the nonce is {'1.0' if written == '1.0' else 'True'}, not a whole number")
 
 
 def test_a_changed_client_seed_gives_another_deck() -> None:
@@ -292,6 +300,18 @@ def test_the_command_reports_unreadable_input(tmp_path: Any) -> None:
     assert missing.exit_code == 1 and "cannot read" in missing.output
     garbage = invoke("-", text="this is not toml [")
     assert garbage.exit_code == 1 and "not valid TOML" in garbage.output
+    # What a hostile file can bring beyond a syntax error: nesting deeper than Python
+    # recurses, an integer of more digits than it converts, bytes that are not UTF-8.
+    for text, reason in (("format = 1\nx = " + "[" * 100_000 + "]" * 100_000 + "\n",
+                          "nests arrays or tables too deep"),
+                         ("format = " + "9" * 5000 + "\n", "not valid TOML")):
+        hostile = invoke("-", text=text)
+        assert hostile.exit_code == 1 and reason in hostile.output, hostile.output
+        assert "Traceback" not in hostile.output
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    result = invoke(str(binary))
+    assert result.exit_code == 1 and "is not a text file" in result.output
 
 
 # -------------------------------------------------------------------------------------------

@@ -137,14 +137,25 @@ def _need(table: Mapping[str, Any], key: str, kind: type | tuple[type, ...], whe
     return value
 
 
+
+def read_toml(text: str, what: str, error: type[GinRummyError]) -> dict[str, Any]:
+    """``text`` read as TOML, or ``error`` saying why ``what`` is not valid TOML: a syntax
+    error, and what a hostile file can also bring (nesting deeper than Python recurses, an
+    integer of more digits than Python converts)."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise error(f"{what} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise error(f"{what} is not valid TOML: it nests arrays or tables too deep") from None
+    except ValueError as exc:  # an integer of thousands of digits
+        raise error(f"{what} is not valid TOML: {exc}") from None
+
 def parse(text: str) -> dict[str, Any]:
     """The record's raw tables, checked for shape only."""
     if not isinstance(text, str):
         raise InvalidRecordError("a record is text")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InvalidRecordError(f"the record is not valid TOML: {exc}") from None
+    data = read_toml(text, "the record", InvalidRecordError)
     unknown = set(data) - _TOP_KEYS
     if unknown:
         raise InvalidRecordError(f"unknown field(s) in the record: {', '.join(sorted(unknown))}")
@@ -228,10 +239,7 @@ def catch_up(match: Match, text: str, held: str | None = None) -> bool:
         cut = held.rfind(_HAND_HEADER)
         if cut >= 0 and text.startswith(held[:cut + len(_HAND_HEADER)]):
             last = len(match.hands) - 1
-            try:
-                tail = tomllib.loads(text[cut:])
-            except tomllib.TOMLDecodeError as exc:
-                raise InvalidRecordError(f"the record is not valid TOML: {exc}") from None
+            tail = read_toml(text[cut:], "the record", InvalidRecordError)
             if set(tail) != {"hands"}:
                 raise InvalidRecordError("record: only hands may follow the first hand")
             hands = _check_hands(tail["hands"], last + 1)

@@ -86,6 +86,10 @@ def verify(record: str, commitments: tuple[str, ...]) -> None:
         with click.open_file(record, encoding="utf-8") as f:
             text = f.read()
         report = verify_record(text, published=published)
+    except UnicodeDecodeError:
+        raise click.ClickException(
+            f"{record} is not a text file: a match record is UTF-8 TOML"
+        ) from None
     except OSError as exc:
         raise click.ClickException(f"cannot read {record}: {exc.strerror or exc}") from None
     except GinRummyError as exc:

@@ -40,7 +40,7 @@ from ..cards import CARD_TEXT, Card, CardsLike, to_cards
 from ..errors import GinRummyError, InvalidCardError
 from ..hand import deal_order
 from ..match import Match
-from ..record import dumps, loads
+from ..record import dumps, loads, read_toml
 from ..rules import get_rules
 from .check import load_situation
 from .model import FACT_FIELDS, parse_lesson
@@ -94,10 +94,7 @@ def build_record(spec_text: str, source: str = "spec") -> str:
 
     Raises :class:`~ginrummy.lessons.InvalidSituationError` saying which hand and move failed.
     """
-    try:
-        data = tomllib.loads(spec_text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InvalidSituationError(f"{source}: not valid TOML: {exc}") from None
+    data = read_toml(spec_text, source, InvalidSituationError)
     unknown = set(data) - _SPEC_KEYS
     if unknown:
         raise InvalidSituationError(f"{source}: unknown field(s) {', '.join(sorted(unknown))}")
