@@ -273,9 +273,15 @@ def _sealed_fields(number: int, sealed: Mapping[str, Any], checks: list[Check]) 
         elif key == "commitment":
             checks.append(Check("commitment", False, "the hand has no commitment"))
     nonce = sealed.get("nonce")
-    if isinstance(nonce, int) and not isinstance(nonce, bool) and 0 <= nonce <= MAX_NONCE:
+    # One test decides both the check and the use: 1.0 or true equal 1 in Python, and are
+    # not a nonce (the shuffle takes an integer).
+    whole = type(nonce) is int and 0 <= nonce <= MAX_NONCE
+    if whole:
         out["nonce"] = nonce
-    if nonce != number or isinstance(nonce, bool):
+    if not whole:
+        checks.append(Check("nonce", False, f"the nonce is {nonce!r}, not a whole number: this "
+                            f"is hand {number}, so it must be {number}"))
+    elif nonce != number:
         checks.append(Check("nonce", False, f"the nonce is {nonce!r}, but this is hand {number} "
                             f"so it must be {number}"))
     else:
