@@ -39,6 +39,7 @@ from ginrummy.simulate import (
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
+pa = pytest.importorskip("pyarrow")
 
 
 def invoke(*args: str) -> Any:
@@ -118,6 +119,19 @@ def test_a_row_that_does_not_replay_is_refused() -> None:
         replay_row(row._replace(moves=["discard 2c", *row.moves]))
 
 
+@pytest.mark.parametrize(("field", "value"), [
+    ("overrides", "{not json"), ("overrides", "[1, 2]"), ("overrides", "[" * 5000),
+    ("moves", None), ("moves", [3, 4]), ("deck", None), ("profile", None),
+])
+def test_a_malformed_row_is_refused_with_the_records_error(field: str, value: object) -> None:
+    """A dataset from elsewhere may hold anything in a row: each is the record's error (which
+    `replay --row` reports), never a TypeError or a JSON error from inside."""
+    setup = Setup.of("traditional", ["random", "random"], seed="x")
+    row = next(iter_parts(split(setup, "hands", 1, 1, rows=True))).rows[0]
+    with pytest.raises(InvalidRecordError):
+        replay_row(row._replace(**{field: value}))
+
+
 def test_the_sink_writes_row_groups_as_rows_arrive(tmp_path: Path) -> None:
     setup = Setup.of("traditional", ["random", "random"], seed="s")
     path = tmp_path / "s.parquet"
@@ -175,6 +189,16 @@ def test_replay_prints_a_row_as_a_record(tmp_path: Path) -> None:
     record.write_text(result.output, encoding="utf-8")
     sheet = invoke("replay", str(record))
     assert sheet.exit_code == 0 and row.result.split(":")[0] in sheet.output
+    # A row changed by someone else: the file, the row and the reason, no traceback.
+    table = pq.read_table(out)
+    column = table.column_names.index("overrides")
+    table = table.set_column(column, "overrides",
+                             pa.array(["{not json"] * table.num_rows, pa.string()))
+    broken = tmp_path / "broken.parquet"
+    pq.write_table(table, broken)
+    refused = invoke("replay", str(broken), "--row", "3")
+    assert refused.exit_code == 1 and "Traceback" not in refused.output
+    assert f"{broken}, row 3: the row is malformed (JSONDecodeError" in refused.output
     missing = invoke("replay", str(out), "--row", "20")
     assert missing.exit_code == 1 and "rows 0 to 19; there is no row 20" in missing.output
     assert "--row" in invoke("replay", str(out)).output

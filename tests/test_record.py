@@ -366,6 +366,15 @@ def test_replay_command_prints_the_score_sheet(tmp_path: Path, base: dict[str, A
         assert f"│ {i:>4} │" in out or f"| {i:>4} |" in out
 
 
+def test_replay_shows_names_as_text_never_as_markup(base: dict[str, Any]) -> None:
+    """A record's player names are printed as written: "[/]" is not a closing tag (Rich
+    would refuse it) and "[bold red]X[/]" is not a bold red X."""
+    named = dict(base, players=["[/]", "[bold red]X[/]"])
+    result = CliRunner().invoke(main, ["replay", "-"], input=to_toml(named))
+    assert result.exit_code == 0, result.output
+    assert "[/]" in result.output and "[bold red]X[/]" in result.output
+
+
 def test_replay_command_from_stdin(base: dict[str, Any]) -> None:
     result = CliRunner().invoke(main, ["replay", "-"], input=to_toml(base))
     assert result.exit_code == 0 and "traditional (target=20)" in result.output

@@ -246,6 +246,25 @@ def test_bad_simulate_options_fail_cleanly(args: list[str], message: str) -> Non
     assert "Traceback" not in result.output
 
 
+def test_a_plot_that_cannot_be_written_loses_only_itself() -> None:
+    """The run's figures come out first (the table, or the JSON), then the plot's failure:
+    a long run is never thrown away for its picture. A seed is printed as written, never
+    read as Rich markup."""
+    table = invoke("simulate", "simple", "--hands", "20", "--seed", "[/]", "--no-progress",
+                   "--plot", "/proc/no-plot-here.png")
+    assert table.exit_code == 1 and "cannot write /proc/no-plot-here.png" in table.output
+    assert "seed '[/]'" in table.output and "Plain knocks" in table.output
+    as_json = CliRunner().invoke(main, ["simulate", "simple", "--hands", "20", "--seed", "p",
+                                        "--no-progress", "--json",
+                                        "--plot", "/proc/no-plot-here.png"])
+    assert as_json.exit_code == 1
+    assert json.loads(as_json.stdout)["summary"]["hands"] == 20
+    assert "cannot write /proc/no-plot-here.png" in as_json.stderr
+    rounds = invoke("tournament", "simple", "random", "--matches", "1", "--seed", "[/]",
+                    "--no-progress", "--rule", "target=10")
+    assert rounds.exit_code == 0 and "seed '[/]'" in rounds.output
+
+
 def test_bad_library_arguments_fail_with_the_engines_error() -> None:
     """From Python as from the command line: a count that is not a whole number of games, or a
     player that is neither a name nor a factory, is refused before anything is played."""

@@ -172,7 +172,18 @@ def replay_row(row: HandRow) -> Match:
     """Play the row's hand again through the engine, as the first hand of a match dealt by
     the row's dealer, and check that it ends as the row says. Raises
     :class:`~ginrummy.errors.InvalidRecordError` when a move is illegal or the result
-    differs."""
+    differs, or when the row is malformed (a file from elsewhere: overrides that are not a
+    JSON object, moves that are not a list of texts, a missing value)."""
+    try:
+        return _replay_row(row)
+    except GinRummyError:
+        raise
+    except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as exc:
+        raise InvalidRecordError(
+            f"the row is malformed ({type(exc).__name__}: {str(exc)[:200]})") from None
+
+
+def _replay_row(row: HandRow) -> Match:
     where = f"{row.mode[:-1]} {row.game}, hand {row.hand_number}"
     try:
         match = Match(row.rules, first_dealer=row.dealer, start=False)

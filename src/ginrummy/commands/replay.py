@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ..errors import GinRummyError
@@ -17,7 +18,8 @@ def render_sheet(text: str, console: Console) -> None:
     """Print the score sheet of the record ``text``."""
     match = loads(text)
     stored = players_of(text)
-    names = (stored[0], stored[1]) if stored else ("Seat 0", "Seat 1")
+    # The names as text, never as Rich markup ("[/]" or "[bold]" in a record is a name).
+    names = (escape(stored[0]), escape(stored[1])) if stored else ("Seat 0", "Seat 1")
     rows, games = score_sheet(match, names)
     hollywood = len(games) == 3
     console.print(f"Rules: [bold]{match.rules.describe()}[/bold]"
@@ -66,7 +68,11 @@ def render_row(file: str, number: int) -> str:
     text of a match record (which ``ginrummy replay`` reads back)."""
     from ..dataset import read_row, row_record
 
-    return row_record(read_row(file, number), source=file, number=number)
+    row = read_row(file, number)
+    try:
+        return row_record(row, source=file, number=number)
+    except GinRummyError as exc:
+        raise GinRummyError(f"{file}, row {number}: {exc}") from None
 
 
 @click.command()

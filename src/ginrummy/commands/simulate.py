@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from .. import __version__
@@ -303,7 +304,10 @@ def simulate(
         summary = summarize_matches(match_records, pair)
         hand_summary = summary["hand_stats"]
 
-    if plot is not None:
+    def draw() -> None:
+        # After the figures are out: a plot that cannot be written loses only itself.
+        if plot is None:
+            return
         from ..simplot import plot_hands
 
         title = (f"{pair[0]} (A) vs {pair[1]} (B), {len(hand_records):,} hands, "
@@ -318,11 +322,12 @@ def simulate(
     if as_json:
         doc = simulation_json(rules, pair, setup.seed, mode, count, summary)
         click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+        draw()
         return
     console = Console()
     console.print(
         f"[bold]{pair[0]}[/bold] (A) vs [bold]{pair[1]}[/bold] (B): {count:,} {mode}, "
-        f"rules {rules.describe()}, seed {setup.seed!r}"
+        f"rules {rules.describe()}, seed {escape(repr(setup.seed))}"
     )
     console.print(f"{elapsed:.1f} s with {n_workers} worker{'s' if n_workers > 1 else ''}{where}")
     for line in headline(summary, mode):
@@ -333,7 +338,8 @@ def simulate(
     if has_small(summary):
         console.print(SMALL_NOTE)
     if plot is not None:
-        console.print(f"Distributions drawn in {plot}")
+        draw()
+        console.print(f"Distributions drawn in {escape(plot)}")
 
 
 def _run(

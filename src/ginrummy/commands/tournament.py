@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from .. import __version__
@@ -123,7 +124,7 @@ def tournament(
     console = Console()
     console.print(
         f"Round robin of {len(t.labels)} players, {matches:,} matches per pair, "
-        f"rules {rules.describe()}, seed {t.seed!r}"
+        f"rules {rules.describe()}, seed {escape(repr(t.seed))}"
     )
     console.print(f"{elapsed:.1f} s with {n_workers} worker{'s' if n_workers > 1 else ''}{where}")
     console.print(cross_table(summary, t.labels))
