@@ -137,6 +137,10 @@ def test_build_check_and_show_for_authors(tmp_path: Path) -> None:
     refused = runner.invoke(main, ["learn", "check", str(bad)])
     assert refused.exit_code == 1
     assert "bad.toml (qka-not-a-run)" in refused.output and "engine finds 13" in refused.output
+    unwritable = runner.invoke(main, ["learn", "build", str(spec), "-o",
+                                      str(tmp_path / "no-such-folder" / "x.toml")])
+    assert unwritable.exit_code == 1 and "Traceback" not in unwritable.output
+    assert "cannot write" in unwritable.output and "No such file or directory" in unwritable.output
     every = runner.invoke(main, ["learn", "check"])
     assert every.exit_code == 0 and f"{len(SITUATIONS)} situations are valid." in every.output
 

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import httpx
+from click.testing import CliRunner
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -22,6 +23,7 @@ from cryptography.x509.oid import NameOID
 from fastapi.testclient import TestClient
 
 import ginrummy
+from ginrummy.cli import main
 from ginrummy.store import Store
 from ginrummy.web import create_app
 from ginrummy.web.app import HSTS
@@ -104,6 +106,23 @@ def test_serve_over_https_with_a_self_signed_certificate(tmp_path: Path) -> None
         proc.terminate()
         proc.wait(timeout=30)
         log.close()
+
+
+def test_a_certificate_that_does_not_load_is_refused_before_ready(tmp_path: Path) -> None:
+    """Not PEM, or a key that is not the certificate's: a usage error naming the files, before
+    the server says it is ready (uvicorn would load them only after)."""
+    cert, _ = self_signed(tmp_path)
+    (tmp_path / "other").mkdir()
+    _, other_key = self_signed(tmp_path / "other")
+    junk = tmp_path / "junk.pem"
+    junk.write_text("x\n")
+    for args in (["--ssl-certfile", str(junk)],
+                 ["--ssl-certfile", str(cert), "--ssl-keyfile", str(other_key)]):
+        result = CliRunner().invoke(main, ["serve", "--port", "0", "--db",
+                                           f"sqlite:///{tmp_path / 'g.sqlite3'}", *args])
+        assert result.exit_code == 2, result.output
+        assert "cannot use" in result.output and "--ssl-certfile" in result.output
+        assert "ready" not in result.output and "Traceback" not in result.output
 
 
 def test_hsts_only_over_https(store: Store) -> None:

@@ -103,6 +103,17 @@ def serve(
 
     if ssl_keyfile and not ssl_certfile:
         raise click.BadParameter("a key needs its certificate", param_hint="--ssl-certfile")
+    if ssl_certfile:  # load them once now: a bad pair is refused before "ready" is printed
+        import ssl
+
+        try:
+            ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(
+                ssl_certfile, ssl_keyfile)
+        except (ssl.SSLError, OSError) as exc:
+            raise click.BadParameter(
+                f"cannot use {ssl_certfile}{f' with {ssl_keyfile}' if ssl_keyfile else ''} as "
+                f"the server's certificate and key (PEM): {exc.strerror or exc}",
+                param_hint="--ssl-certfile") from None
     if agent is not None:  # refuse a bad reference before anything starts
         agent = agent.strip()
         try:
