@@ -412,6 +412,18 @@ def test_an_environment_pickles_in_the_middle_of_an_episode() -> None:
     assert trails[0] == trails[1]
 
 
+def test_the_opponents_view_is_not_the_learners_to_read() -> None:
+    """With a built-in opponent only the learner's seat is an agent; asking for the other
+    seat's view (its hand) is refused."""
+    for seat in (0, 1):
+        e = env(opponent="simple", seat=seat)
+        e.reset(seed=3)
+        mine, theirs = AGENTS[seat], AGENTS[1 - seat]
+        assert e.unwrapped.view(mine).seat == seat
+        with pytest.raises(GinRummyError, match=f"'{theirs}' is not an agent"):
+            e.unwrapped.view(theirs)
+
+
 def test_render_and_infos_show_the_acting_seat_only() -> None:
     e = env(render_mode="ansi", info_text=True)
     e.reset(seed=2)

@@ -316,7 +316,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def view(self, agent: str) -> PlayerView:
         """``agent``'s :class:`~ginrummy.view.PlayerView` now (also in its info when it is to
-        act)."""
+        act). Only an agent's: with a built-in opponent, its seat is not an agent, and its
+        view (its hand) is not the learner's to read."""
+        if agent not in self.possible_agents:
+            raise GinRummyError(f"{agent!r} is not an agent of this environment "
+                                f"({', '.join(self.possible_agents)})")
         return self._view(AGENTS.index(agent))
 
     @property
