@@ -37,6 +37,15 @@ def test_no_free_port_is_a_clear_error() -> None:
         taken.close()
 
 
+def test_an_empty_host_is_refused_and_a_bad_one_named() -> None:
+    """An empty --host would listen on every interface; a host that cannot be bound is named
+    (with --port 0 there is no range of ports to speak of)."""
+    empty = CliRunner().invoke(main, ["serve", "--host", " ", "--port", "0"])
+    assert empty.exit_code == 2 and "give an address" in empty.output
+    with pytest.raises(click.ClickException, match=r"^cannot listen on 999\.1\.1\.1: "):
+        bind_socket("999.1.1.1", 0)
+
+
 def test_an_unusable_database_url_is_reported() -> None:
     result = CliRunner().invoke(main, ["serve", "--db", "nosuchdialect://x"])
     assert result.exit_code != 0 and "cannot open the database" in result.output

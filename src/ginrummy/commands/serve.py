@@ -56,6 +56,8 @@ def bind_socket(host: str, port: int, *, tries: int = PORT_TRIES) -> socket.sock
         sock.listen(128)
         sock.set_inheritable(True)
         return sock
+    if port == 0:
+        raise click.ClickException(f"cannot listen on {host}: {last}")
     raise click.ClickException(
         f"no free port on {host} from {port} to {port + tries - 1}: {last}"
     )
@@ -101,6 +103,10 @@ def serve(
     from ..store import SecretKeyError, Store
     from ..web import create_app
 
+    if not host.strip():
+        # An empty host would listen on every network interface: say one to mean it.
+        raise click.BadParameter("give an address (127.0.0.1 for this machine only, 0.0.0.0 "
+                                 "for every network interface)", param_hint="--host")
     if ssl_keyfile and not ssl_certfile:
         raise click.BadParameter("a key needs its certificate", param_hint="--ssl-certfile")
     if ssl_certfile:  # load them once now: a bad pair is refused before "ready" is printed

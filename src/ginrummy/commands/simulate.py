@@ -57,7 +57,9 @@ _OUTCOME_LABELS = {
 
 
 def default_player() -> str:
-    """The strongest player this installation has among the usual ones."""
+    """``hard``, the strongest of the quick players (``expert`` searches for about 30 ms a
+    decision, far too slow for thousands of hands by default), or the next one this
+    installation has."""
     for name in ("hard", "simple", "random"):
         if name in names():
             return name
@@ -265,9 +267,9 @@ def simulate(
 ) -> None:
     """Play computer players against each other and print what happened.
 
-    PLAYER_A plays PLAYER_B (default: the strongest player against itself; one name plays
-    itself). Seats and the deal alternate so that each player deals half the hands.
-    Every share and mean comes with its 95% interval; see docs/simulate.md.
+    PLAYER_A plays PLAYER_B (default: hard against itself, the strongest of the quick
+    players; one name plays itself). Seats and the deal alternate so that each player deals
+    half the hands. Every share and mean comes with its 95% interval; see docs/simulate.md.
     """
     if len(players) > 2:
         raise click.UsageError(f"give at most two players, not {len(players)}")
