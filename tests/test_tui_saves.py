@@ -59,12 +59,13 @@ def test_writing_replaces_the_file_whole(tmp_path: Path, monkeypatch: pytest.Mon
     assert sorted(p.name for p in store.dir.iterdir()) == ["current.toml"]
 
 
-def test_prepare_clears_half_written_temporaries_only(tmp_path: Path) -> None:
+def test_the_lock_clears_half_written_temporaries_only(tmp_path: Path) -> None:
     store = store_in(tmp_path)
     store.write(saved_match())
     (store.dir / ".current-abc.tmp").write_text("half a save")
     store.prepare()
-    assert sorted(p.name for p in store.dir.iterdir()) == ["current.toml"]
+    with store.lock():
+        assert sorted(p.name for p in store.dir.iterdir()) == ["current.toml", "lock"]
 
 
 @pytest.mark.parametrize(
@@ -90,6 +91,17 @@ def test_a_save_whose_moves_do_not_replay_is_corrupt(tmp_path: Path) -> None:
     text = store.current.read_text()
     store.current.write_text(text.replace('"draw"', '"take"'))
     with pytest.raises(CorruptSaveError, match="hand 1, move 3 'take'"):
+        store.read()
+
+
+def test_a_name_with_a_control_character_is_corrupt(tmp_path: Path) -> None:
+    """An escape sequence in a saved name would reach the terminal: the save is corrupt."""
+    store = store_in(tmp_path)
+    store.write(saved_match())
+    text = store.current.read_text()
+    assert '"Ann"' in text
+    store.current.write_text(text.replace('"Ann"', '"\\u001b[2JEvil"', 1))
+    with pytest.raises(CorruptSaveError, match="control character"):
         store.read()
 
 
@@ -128,11 +140,14 @@ def test_archive_files_the_match_under_finished(tmp_path: Path) -> None:
 def test_one_table_per_data_directory(tmp_path: Path) -> None:
     store = store_in(tmp_path)
     second = SaveStore(store.dir)
-    with (
-        store.lock(),
-        pytest.raises(SaveLockedError, match="another 'ginrummy play'"),
-        second.lock(),
-    ):
-        pass
+    with store.lock():
+        # The first table is writing its save (a temporary file until the rename): a second
+        # one started now is refused and leaves that file alone.
+        writing = store.dir / ".current-inflight.tmp"
+        writing.write_text("the first table's next save")
+        second.prepare()
+        with pytest.raises(SaveLockedError, match="another 'ginrummy play'"), second.lock():
+            pass
+        assert writing.read_text() == "the first table's next save"
     with second.lock():  # free again once the first table is done
         pass

@@ -319,6 +319,45 @@ def test_new_abandons_the_saved_match_only_when_confirmed(tmp_path: Path) -> Non
     assert kept.read_bytes() == first
 
 
+def test_a_match_abandoned_mid_hand_keeps_that_deal_checkable(tmp_path: Path) -> None:
+    """Abandoned with --new in the middle of a hand: the kept record reveals that hand's
+    server seed (the match will never be played on), and `ginrummy verify` checks its deal.
+    The name, with brackets, is text everywhere, the question's [y/N] included."""
+    from ginrummy.verify import verify_record
+
+    child = spawn(tmp_path, *FAST, "--seed", "mid-hand", "--name", "Ann [/x]")
+    for _ in range(3):  # deal, then a move or two of the hand
+        question = prompt(child)
+        assert question is not None
+        child.sendline(answer(child, question))
+    prompt(child)
+    child.sendline("sheet")
+    child.expect_exact("Ann [/x]")
+    prompt(child)
+    child.sendline("q")
+    finish(child)
+    child = spawn(tmp_path, *FAST, "--new")
+    child.expect_exact("Abandon your unfinished match")
+    child.expect_exact("[y/N]")
+    child.sendline("y")
+    child.expect(r"Abandoned; its record is kept in (\S+current\.abandoned-\S+\.toml)\. "
+                 r"Hand 1 was not over")
+    kept = Path(child.match.group(1))
+    child.expect_exact("New match:")
+    prompt(child)
+    child.sendline("q")
+    finish(child)
+    report = verify_record(kept.read_text(encoding="utf-8"))
+    assert report.ok and [h.status for h in report.hands] == ["verified"]
+
+
+def test_a_name_with_a_control_character_is_refused(tmp_path: Path) -> None:
+    child = spawn(tmp_path, *FAST, "--name", "\x1b[2JEvil")
+    child.expect_exact("has a control character: a name is plain text")
+    finish(child)
+    assert child.exitstatus == 2 and not (tmp_path / "current.toml").exists()
+
+
 def test_the_table_draws_card_symbols_without_plain(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--level", "random", "--seed", "pretty")
     child.expect_exact("Press Enter to deal hand 1")

@@ -10,6 +10,7 @@ import click
 from click.core import ParameterSource
 from platformdirs import user_data_dir
 from rich.console import Console
+from rich.text import Text
 
 from ..coach import Coach
 from ..errors import GinRummyError
@@ -23,6 +24,7 @@ from ..tui.saves import (
     SaveLockedError,
     SaveStore,
     new_saved_match,
+    printable_name,
 )
 from ..tui.table import COACH_SEED, TerminalTable
 from ..tui.tutorial import tutorial_tip
@@ -79,7 +81,7 @@ def _explicit(ctx: click.Context, name: str) -> bool:
 
 def _confirm(console: Console, question: str) -> bool:
     try:
-        answer = console.input(question + " [y/N] ")
+        answer = console.input(Text(question + " [y/N] "))  # text, not markup
     except (EOFError, KeyboardInterrupt):
         console.print()
         return False
@@ -188,6 +190,9 @@ def play(
     _make_player(chosen_level, "check")  # refuse an unknown level before anything else
     if not name.strip() or name.strip().lower() == COMPUTER.lower():
         raise click.BadParameter(f"choose a name other than {name!r}", param_hint="--name")
+    if not printable_name(name):
+        raise click.BadParameter(f"{name!r} has a control character: a name is plain text",
+                                 param_hint="--name")
     if client_seed is not None:
         try:
             check_client_seed(client_seed)
@@ -208,8 +213,17 @@ def play(
             saved = _resume(store, say)
             if saved is not None and new_match:
                 if _confirm(console, f"Abandon your unfinished match ({_describe_saved(saved)})?"):
+                    # It will never be played on: the hand it stopped in shows its server seed
+                    # in the record kept, so that deal can be checked like any other.
+                    cut_short = (saved.sealer is not None and bool(saved.match.hands)
+                                 and not saved.match.hand.over)
+                    if cut_short:
+                        store.write(saved, ended=True)
                     kept = store.set_aside("abandoned")
-                    say(f"Abandoned; its record is kept in {kept}.")
+                    say(f"Abandoned; its record is kept in {kept}."
+                        + (f" Hand {len(saved.match.hands)} was not over: its server seed is "
+                           "revealed there, and 'ginrummy verify' checks its deal."
+                           if cut_short else ""))
                     saved = None
                 else:
                     say("Keeping it.")

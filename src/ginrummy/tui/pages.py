@@ -87,8 +87,9 @@ def render_sheet(
         for g in games:
             table.add_column(f"Game {g.index + 1}", justify="right")
     else:
-        table.add_column(names[0], justify="right")
-        table.add_column(names[1], justify="right")
+        # Names as text, never Rich markup: "Ann [/x]" is a name, not a closing tag.
+        table.add_column(Text(names[0]), justify="right")
+        table.add_column(Text(names[1]), justify="right")
     for row in rows:
         ending = row.outcome.split(":")[0]
         if row.winner is not None:
@@ -100,7 +101,7 @@ def render_sheet(
                 cells.append(f"{running[0]}-{running[1]}" if entered else "")
         else:
             cells.extend([str(row.running[0][0]), str(row.running[0][1])])
-        table.add_row(*cells)
+        table.add_row(*(Text(cell) for cell in cells))
     notes: list[Text] = []
     if hollywood:
         notes.append(Text(f"Game columns read {names[0]}-{names[1]}."))
@@ -128,7 +129,7 @@ def render_help(plain: bool = False) -> RenderableType:
     table.add_column("type")
     table.add_column("to")
     for words, what in COMMANDS:
-        table.add_row(words, what)
+        table.add_row(Text(words), Text(what))  # "s, sort [rank|suit]" is text, not markup
     return table
 
 

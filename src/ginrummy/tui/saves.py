@@ -23,6 +23,7 @@ import os
 import secrets
 import tempfile
 import time
+import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +44,7 @@ __all__ = [
     "CorruptSaveError",
     "SaveLockedError",
     "new_saved_match",
+    "printable_name",
 ]
 
 CURRENT = "current.toml"
@@ -50,6 +52,12 @@ FINISHED = "finished"
 _APP = "ginrummy play"
 _SORTS = ("rank", "suit")
 
+
+
+def printable_name(name: str) -> bool:
+    """Whether ``name`` is plain text to print: no control or format character (an escape
+    sequence in a name would reach the terminal and could clear it or recolour it)."""
+    return not any(unicodedata.category(ch) in ("Cc", "Cf") for ch in name)
 
 class CorruptSaveError(GinRummyError):
     """The save file exists but cannot be turned back into a match; the message says why."""
@@ -140,12 +148,14 @@ class SavedMatch:
     meta: SaveMeta
     sealer: DealSealer | None = None
 
-    def dumps(self) -> str:
+    def dumps(self, *, ended: bool = False) -> str:
+        """The save's text; ``ended``: the match will not be played on (abandoned), so the
+        hand it stopped in shows its server seed too, as a finished hand does."""
         meta = self.meta.as_dict()
         hand_meta = None
         if self.sealer is not None:
             meta["sealed"] = state_for_save(self.sealer)
-            hand_meta = self.sealer.hand_meta()
+            hand_meta = self.sealer.hand_meta(ended=ended)
         return dumps(self.match, players=list(self.names), meta=meta, hand_meta=hand_meta)
 
 
@@ -182,9 +192,13 @@ class SaveStore:
         self.finished_dir = self.dir / FINISHED
 
     def prepare(self) -> None:
-        """Create the directory and clear temporary files left by a killed write (they are
-        never the save: the rename that would have made them one did not happen)."""
+        """Create the directory."""
         self.dir.mkdir(parents=True, exist_ok=True)
+
+    def _clear_stale(self) -> None:
+        """Clear temporary files left by a killed write (they are never the save: the rename
+        that would have made them one did not happen). Only under the lock: another table's
+        write in progress is such a file too."""
         for stale in self.dir.glob(".current-*.tmp"):
             with contextlib.suppress(OSError):
                 stale.unlink()
@@ -196,6 +210,7 @@ class SaveStore:
         try:
             import fcntl
         except ImportError:  # pragma: no cover - Windows: no advisory locks, go without
+            self._clear_stale()
             yield
             return
         path = self.dir / "lock"
@@ -207,6 +222,7 @@ class SaveStore:
                     f"another 'ginrummy play' is using {self.dir}; finish that one first"
                 ) from None
             try:
+                self._clear_stale()
                 yield
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
@@ -237,6 +253,9 @@ class SaveStore:
             raise CorruptSaveError(f"{type(exc).__name__}: {exc}") from None
         if names_list is None:
             raise CorruptSaveError("it does not name the two players")
+        if not all(printable_name(n) for n in names_list):
+            # A control character in a name would reach the terminal as an escape sequence.
+            raise CorruptSaveError("a player's name has a control character")
         meta = SaveMeta.from_dict(meta_table)
         match.seed = meta.match_seed
         assert isinstance(meta_table, Mapping)
@@ -254,9 +273,10 @@ class SaveStore:
             match.decks = seeded_decks(meta.match_seed)
         return SavedMatch(match, (names_list[0], names_list[1]), meta, sealer)
 
-    def write(self, saved: SavedMatch) -> None:
-        """Replace ``current.toml`` with the match as it stands, atomically and durably."""
-        data = saved.dumps().encode("utf-8")
+    def write(self, saved: SavedMatch, *, ended: bool = False) -> None:
+        """Replace ``current.toml`` with the match as it stands, atomically and durably
+        (``ended``: as :meth:`SavedMatch.dumps`)."""
+        data = saved.dumps(ended=ended).encode("utf-8")
         fd, tmp = tempfile.mkstemp(prefix=".current-", suffix=".tmp", dir=self.dir)
         try:
             with os.fdopen(fd, "wb") as f:
