@@ -99,7 +99,9 @@ def test_bad_input_changes_nothing_and_the_engine_explains(tmp_path: Path) -> No
     assert engine_says(taken, "discard 4s") in text
     assert engine_says(taken, "discard Qd") in text
     assert engine_says(taken, "knock 2c") in text
-    assert "Discarding the 2c leaves" in text and "so that is not gin" in text
+    # Over the knock limit, no knock is suggested in its place (it would be refused too).
+    assert "Discarding the 2c leaves" in text and "so that is not gin; nor may you knock" in text
+    assert "type 'k 2c'" not in text
     # Only the take was played; everything else left the match as it was.
     assert s.store.read().match.hand.moves == ["take"]
 

@@ -361,11 +361,14 @@ class TerminalTable:
             left = deadwood_after_discard(view.hand_mask, card)
             if left:
                 shown = card_label(card, self.plain)
-                self.say(
-                    f"Discarding the {shown} leaves {left} deadwood, so that is not gin; "
-                    f"to knock with it type '{short_move(Move.knock(card))}'.",
-                    "yellow",
-                )
+                # Suggest the knock only where the rules allow it (the knock limit, Oklahoma's
+                # gin-only hands): never a command that would be refused in turn.
+                knocks = any(Move.parse(m).code == KNOCK and _card_of(m) == card
+                             for m in view.legal_moves)
+                then = (f"to knock with it type '{short_move(Move.knock(card))}'" if knocks
+                        else "nor may you knock with it now")
+                self.say(f"Discarding the {shown} leaves {left} deadwood, so that is not gin; "
+                         f"{then}.", "yellow")
                 return None
         return Move.knock(card)
 
