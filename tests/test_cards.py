@@ -326,3 +326,78 @@ def test_card_value_and_rank_masks_from_the_rules() -> None:
         assert CARD_VALUE[Card.parse(text)] == value
     for rank in range(13):
         assert RANK_MASK[rank] == sum(1 << c for c in range(52) if Card(c).rank == rank)
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad input: a precise InvalidCardError, and nothing changed.
+
+
+@pytest.mark.parametrize("text", ["7ſ", "\u212ah", "7h \u212ah", "7h8ſ"])
+def test_unicode_look_alikes_are_not_cards(text: str) -> None:
+    # Ignoring case the Unicode way, the long s matches s and the Kelvin sign k; they are in
+    # no lookup table, so they must be refused, not fail with a KeyError.
+    with pytest.raises(InvalidCardError, match="is no rank or suit") as err:
+        parse_cards(text)
+    assert err.value.token is not None and err.value.token in text
+    with pytest.raises(InvalidCardError):
+        Card.parse(text)
+    with pytest.raises(InvalidCardError):
+        CardSet(text)
+
+
+def test_a_huge_bad_input_is_quoted_short() -> None:
+    text = "zz" * 50_000
+    with pytest.raises(InvalidCardError) as err:
+        parse_cards(text)
+    assert len(str(err.value)) < 200 and "…" in str(err.value)
+    assert err.value.token == text  # the whole token stays on the error for code to read
+    with pytest.raises(InvalidCardError) as err:
+        Card(10**5000)
+    assert len(str(err.value)) < 200
+
+
+@pytest.mark.parametrize(
+    ("method", "args"),
+    [
+        ("update", ("Th", "zz")),
+        ("update", ("Th", None)),
+        ("difference_update", ("8h", "zz")),
+        ("difference_update", ("8h", 5)),
+        ("intersection_update", ("7h8h", None)),
+        ("intersection_update", ("7h8h", ["7h", True])),
+    ],
+)
+def test_a_failed_update_changes_nothing(method: str, args: tuple[object, ...]) -> None:
+    cs = CardSet("7h 8h 9h")
+    with pytest.raises(InvalidCardError):
+        getattr(cs, method)(*args)
+    assert cs == CardSet("7h 8h 9h")
+
+
+@pytest.mark.parametrize("other", [5, None, 3.5, object()])
+def test_a_cardset_combines_only_with_cards(other: object) -> None:
+    """Every way of combining refuses a non-card with the same InvalidCardError, compiled or
+    not (compiled, an annotation narrower than ``object`` would raise its own TypeError)."""
+    cs = CardSet("7h 8h")
+    calls = [
+        lambda: cs | other, lambda: cs & other, lambda: cs - other, lambda: cs ^ other,
+        lambda: cs <= other, lambda: cs < other, lambda: cs >= other, lambda: cs > other,
+        lambda: cs.union(other), lambda: cs.intersection(other), lambda: cs.difference(other),
+        lambda: cs.symmetric_difference(other), lambda: cs.issubset(other),
+        lambda: cs.issuperset(other), lambda: cs.isdisjoint(other),
+    ]
+    for call in calls:
+        with pytest.raises(InvalidCardError, match=r"expected cards|single int"):
+            call()
+    for update in ("__ior__", "__iand__", "__isub__", "__ixor__", "update",
+                   "symmetric_difference_update"):
+        with pytest.raises(InvalidCardError):
+            getattr(cs, update)(other)
+    assert cs == CardSet("7h 8h")
+
+
+def test_in_answers_false_for_what_is_not_a_card() -> None:
+    cs = CardSet("Ac 2c Ks")
+    assert Card(1) in cs and 0 in cs and 1 in cs and "2c" in cs and 51 in cs
+    for other in (True, False, -1, 52, "zz", "7ſ", None, 0.0, 1.0):
+        assert other not in cs

@@ -27,6 +27,7 @@ shifted by ``13 * suit``).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from typing import Any, TypeAlias
 
@@ -96,7 +97,7 @@ class Card(int):
         # True (the two of clubs).
         if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < 52:
             return _CARDS[index]
-        raise InvalidCardError(f"{index!r} is not a card index (0 to 51)")
+        raise InvalidCardError(f"{shown(index)} is not a card index (0 to 51)")
 
     @classmethod
     def _make(cls, index: int) -> Card:
@@ -107,7 +108,7 @@ class Card(int):
         """The card named by one token such as ``7h``, ``10♥``, ``Th`` or ``ah``."""
         cards = parse_cards(text)
         if len(cards) != 1:
-            raise InvalidCardError(f"{text!r} is not exactly one card")
+            raise InvalidCardError(f"{shown(text)} is not exactly one card")
         return cards[0]
 
     @property
@@ -154,7 +155,9 @@ _RANK_LOOKUP = {c: i for i, c in enumerate(RANK_CHARS)}
 _SUIT_LOOKUP = {c: i for i, c in enumerate(SUIT_CHARS)}
 _SUIT_LOOKUP.update({c: i for i, c in enumerate(SUIT_SYMBOLS)})
 _SUIT_LOOKUP.update({c: i for i, c in enumerate("♧♢♡♤")})
-_CARD_RE = re.compile(r"(10|[2-9TJQKA])([CDHS♣♦♥♠♧♢♡♤])", re.IGNORECASE)
+# re.ASCII: ignoring case without it also matches look-alikes such as the long s (U+017F) and
+# the Kelvin sign (U+212A), which name no card and are in no lookup table.
+_CARD_RE = re.compile(r"(10|[2-9TJQKA])([CDHS♣♦♥♠♧♢♡♤])", re.IGNORECASE | re.ASCII)
 _SEPARATORS = re.compile(r"[\s,]+")
 
 CardsLike: TypeAlias = str | Iterable[int | str]
@@ -179,6 +182,24 @@ del _suit, _suit_forms, _rank, _rank_char, _rank_forms, _r, _s
 #: Every one-card token :func:`parse_cards` accepts -> the card's bit (``"7h"``, ``"10♥"``,
 #: ``"qs"``...). Never changed.
 TEXT_BIT: dict[str, int] = {t: 1 << c for t, c in _TOKEN_CARD.items()}
+
+
+#: The longest quotation of a person's input an error message makes (see :func:`shown`).
+SHOWN_LIMIT = 60
+
+
+def shown(value: object) -> str:
+    """``repr(value)`` for an error message, cut to :data:`SHOWN_LIMIT` characters and an
+    ellipsis when longer, so a huge input does not make a huge message.
+
+    >>> shown("7h"), shown("7h" * 50)[-5:]
+    ("'7h'", 'h7h7…')
+    """
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long to print (sys.get_int_max_str_digits)
+        return f"an {type(value).__name__} too long to show"
+    return text if len(text) <= SHOWN_LIMIT else text[:SHOWN_LIMIT] + "…"
 
 
 def fast_mask(cards: object) -> int:
@@ -219,13 +240,25 @@ def _parse_chunk(chunk: str, out: list[Card]) -> None:
         if m is None:
             bad = chunk[pos:] if pos else chunk
             raise InvalidCardError(
-                f"{bad!r} is not a card (write cards like 7h, 10♥, Th or qs)", token=bad
+                f"{shown(bad)} is not a card{_look_alike(bad)} "
+                "(write cards like 7h, 10♥, Th or qs)",
+                token=bad,
             )
         rank_text = m.group(1).upper()
         rank = 9 if rank_text == "10" else _RANK_LOOKUP[rank_text]
         suit = _SUIT_LOOKUP[m.group(2).lower()]
         out.append(_CARDS[suit * 13 + rank])
         pos = m.end()
+
+
+def _look_alike(bad: str) -> str:
+    """Names the first character of ``bad`` that is neither ASCII nor a suit symbol, such as
+    the Kelvin sign, which prints like a K (for the message; empty when there is none)."""
+    for char in bad[:SHOWN_LIMIT]:
+        if not char.isascii() and char not in _SUIT_LOOKUP:
+            name = unicodedata.name(char, "")
+            return f": {char!r} (U+{ord(char):04X}{' ' + name if name else ''}) is no rank or suit"
+    return ""
 
 
 def parse_cards(text: object) -> list[Card]:
@@ -263,7 +296,7 @@ def to_cards(cards: CardsLike) -> list[Card]:
         return list(cards)
     if isinstance(cards, int):
         raise InvalidCardError(
-            f"expected several cards, got the single int {cards!r}; wrap it in a list"
+            f"expected several cards, got the single int {shown(cards)}; wrap it in a list"
         )
     out: list[Card] = []
     try:  # items typed object: compiled code would check a narrower type and raise TypeError
@@ -276,7 +309,7 @@ def to_cards(cards: CardsLike) -> list[Card]:
         elif isinstance(item, int) and not isinstance(item, bool):
             out.append(Card(item))
         else:
-            raise InvalidCardError(f"{item!r} is not a card")
+            raise InvalidCardError(f"{shown(item)} is not a card")
     return out
 
 
@@ -327,6 +360,12 @@ class CardSet:
     """A set of cards backed by a 52-bit int, with the full ``set`` API.
 
     Iteration yields :class:`Card` objects from the lowest index (clubs, ace first) upward.
+
+    Every method and operator that takes other cards (``union``, ``|``, ``issubset``, ``<=``,
+    ``update`` ...) takes them in any form :func:`to_mask` accepts, and raises
+    :class:`InvalidCardError` for anything else (``CardSet() | 5``, ``issubset(None)``). An
+    update in place that raises leaves the set as it was. ``in`` answers ``False`` for
+    anything that is not a card (``True``, ``-1``, ``"zz"``), as a ``set`` of cards would.
     """
 
     __slots__ = ("mask",)
@@ -342,7 +381,7 @@ class CardSet:
         if not (mask.__class__ is int and 0 <= mask <= FULL_DECK) and (
             isinstance(mask, bool) or not isinstance(mask, int) or mask < 0 or mask > FULL_DECK
         ):
-            raise InvalidCardError(f"{mask!r} is not a 52-bit card mask")
+            raise InvalidCardError(f"{shown(mask)} is not a 52-bit card mask")
         out = cls.__new__(cls)
         out.mask = mask
         return out
@@ -353,7 +392,9 @@ class CardSet:
             return other.mask
         if isinstance(other, (str, Iterable)):
             return to_mask(other)
-        raise TypeError(f"cannot combine CardSet with {type(other).__name__}")
+        raise InvalidCardError(
+            f"expected cards to combine with a CardSet, got {type(other).__name__}"
+        )
 
     # Reading.
     def __contains__(self, card: object) -> bool:
@@ -362,7 +403,7 @@ class CardSet:
                 card = Card.parse(card)
             except InvalidCardError:
                 return False
-        if isinstance(card, int) and 0 <= card < 52:
+        if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 52:
             return bool(self.mask >> card & 1)
         return False
 
@@ -411,61 +452,61 @@ class CardSet:
         return CardSet.from_mask(self.mask)
 
     # Comparisons.
-    def issubset(self, other: CardsLike) -> bool:
+    def issubset(self, other: object) -> bool:
         return self.mask & ~self._coerce(other) == 0
 
-    def issuperset(self, other: CardsLike) -> bool:
+    def issuperset(self, other: object) -> bool:
         return self._coerce(other) & ~self.mask == 0
 
-    def isdisjoint(self, other: CardsLike) -> bool:
+    def isdisjoint(self, other: object) -> bool:
         return self.mask & self._coerce(other) == 0
 
-    def __le__(self, other: CardSet) -> bool:
-        return self.issubset(other)
+    def __le__(self, other: object) -> bool:
+        return self.mask & ~self._coerce(other) == 0
 
-    def __lt__(self, other: CardSet) -> bool:
+    def __lt__(self, other: object) -> bool:
         o = self._coerce(other)
         return self.mask != o and self.mask & ~o == 0
 
-    def __ge__(self, other: CardSet) -> bool:
-        return self.issuperset(other)
+    def __ge__(self, other: object) -> bool:
+        return self._coerce(other) & ~self.mask == 0
 
-    def __gt__(self, other: CardSet) -> bool:
+    def __gt__(self, other: object) -> bool:
         o = self._coerce(other)
         return self.mask != o and o & ~self.mask == 0
 
     # New sets.
-    def union(self, *others: CardsLike) -> CardSet:
+    def union(self, *others: object) -> CardSet:
         mask = self.mask
         for other in others:
             mask |= self._coerce(other)
         return CardSet.from_mask(mask)
 
-    def intersection(self, *others: CardsLike) -> CardSet:
+    def intersection(self, *others: object) -> CardSet:
         mask = self.mask
         for other in others:
             mask &= self._coerce(other)
         return CardSet.from_mask(mask)
 
-    def difference(self, *others: CardsLike) -> CardSet:
+    def difference(self, *others: object) -> CardSet:
         mask = self.mask
         for other in others:
             mask &= ~self._coerce(other)
         return CardSet.from_mask(mask)
 
-    def symmetric_difference(self, other: CardsLike) -> CardSet:
+    def symmetric_difference(self, other: object) -> CardSet:
         return CardSet.from_mask(self.mask ^ self._coerce(other))
 
-    def __or__(self, other: CardSet) -> CardSet:
-        return self.union(other)
+    def __or__(self, other: object) -> CardSet:
+        return CardSet.from_mask(self.mask | self._coerce(other))
 
-    def __and__(self, other: CardSet) -> CardSet:
-        return self.intersection(other)
+    def __and__(self, other: object) -> CardSet:
+        return CardSet.from_mask(self.mask & self._coerce(other))
 
-    def __sub__(self, other: CardSet) -> CardSet:
-        return self.difference(other)
+    def __sub__(self, other: object) -> CardSet:
+        return CardSet.from_mask(self.mask & ~self._coerce(other))
 
-    def __xor__(self, other: CardSet) -> CardSet:
+    def __xor__(self, other: object) -> CardSet:
         return self.symmetric_difference(other)
 
     # Changing in place.
@@ -491,34 +532,42 @@ class CardSet:
     def clear(self) -> None:
         self.mask = 0
 
-    def update(self, *others: CardsLike) -> None:
+    # Each update reads every argument before it changes the set: one that is not cards
+    # raises with the set as it was.
+    def update(self, *others: object) -> None:
+        mask = self.mask
         for other in others:
-            self.mask |= self._coerce(other)
+            mask |= self._coerce(other)
+        self.mask = mask
 
-    def intersection_update(self, *others: CardsLike) -> None:
+    def intersection_update(self, *others: object) -> None:
+        mask = self.mask
         for other in others:
-            self.mask &= self._coerce(other)
+            mask &= self._coerce(other)
+        self.mask = mask
 
-    def difference_update(self, *others: CardsLike) -> None:
+    def difference_update(self, *others: object) -> None:
+        mask = self.mask
         for other in others:
-            self.mask &= ~self._coerce(other)
+            mask &= ~self._coerce(other)
+        self.mask = mask
 
-    def symmetric_difference_update(self, other: CardsLike) -> None:
+    def symmetric_difference_update(self, other: object) -> None:
         self.mask ^= self._coerce(other)
 
-    def __ior__(self, other: CardSet) -> CardSet:
+    def __ior__(self, other: object) -> CardSet:
         self.update(other)
         return self
 
-    def __iand__(self, other: CardSet) -> CardSet:
+    def __iand__(self, other: object) -> CardSet:
         self.intersection_update(other)
         return self
 
-    def __isub__(self, other: CardSet) -> CardSet:
+    def __isub__(self, other: object) -> CardSet:
         self.difference_update(other)
         return self
 
-    def __ixor__(self, other: CardSet) -> CardSet:
+    def __ixor__(self, other: object) -> CardSet:
         self.symmetric_difference_update(other)
         return self
 
@@ -528,4 +577,4 @@ def _one_card(card: object) -> int:
         return int(Card.parse(card))
     if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 52:
         return int(card)
-    raise InvalidCardError(f"{card!r} is not a card")
+    raise InvalidCardError(f"{shown(card)} is not a card")
