@@ -70,3 +70,72 @@ def test_words_and_narration() -> None:
     assert narrate("You", "knock", "7♥") == "You knocked, discarding 7♥ face down"
     with pytest.raises(InvalidMoveError):
         narrate("You", "fold", None)
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad input: InvalidMoveError (or InvalidCardError) with a precise message, never a bare
+# IndexError, KeyError or TypeError, and never another card than the one meant.
+
+
+@pytest.mark.parametrize("text", ["discard 7ſ", "knock \u212ah", "\u212anock 7h", "draw\u212a",
+                                  "knock 7h with 7c7d7ſ"])
+def test_unicode_look_alikes_are_refused(text: str) -> None:
+    # str.lower() turns the Kelvin sign into 'k': neither a card nor a verb may be read so.
+    with pytest.raises(InvalidMoveError):
+        Move.parse(text)
+
+
+def test_a_knock_with_no_melds_after_with_is_refused() -> None:
+    for text in ("knock 7h with |", "knock 7h with , ,", "knock 7h with | |"):
+        with pytest.raises(InvalidMoveError, match="name the melds after 'with'"):
+            Move.parse(text)
+    move = Move.parse("knock 7h WITH 7c7d7s")
+    assert Move.parse(str(move)) == move and pickle.loads(pickle.dumps(move)) == move
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: Move.discard(52), "not 52"),
+        (lambda: Move.discard(-1), "not -1"),
+        (lambda: Move.discard(True), "not True"),  # type: ignore[arg-type]
+        (lambda: Move.discard("7h"), "not '7h'"),  # type: ignore[arg-type]
+        (lambda: Move.discard(7.0), "not 7.0"),  # type: ignore[arg-type]
+        (lambda: Move.knock(-1), "not -1"),
+        (lambda: Move.knock(52), "not 52"),
+        (lambda: Move.knock(5, melds=(-1,)), "-1 is not a declared meld"),
+        (lambda: Move.knock(5, melds=(1 << 52,)), "is not a declared meld"),
+        (lambda: Move.knock(5, melds=(0,)), "0 is not a declared meld"),
+        (lambda: Move.knock(5, melds=5), "not 5"),  # type: ignore[arg-type]
+        (lambda: Move.knock(5, melds="7c7d7s"), "not '7c7d7s'"),  # type: ignore[arg-type]
+        (lambda: Move.of("discard", True), "not True"),
+        (lambda: Move.of("discard", "7h"), "not '7h'"),  # type: ignore[arg-type]
+        (lambda: Move.of("discard"), "not None"),
+        (lambda: Move.of("knock", 5, melds=("x",)), "'x' is not a declared meld"),  # type: ignore[arg-type]
+        (lambda: Move.of("knock", 5, melds=(True,)), "True is not a declared meld"),
+        (lambda: Move.of("bogus"), "'bogus' is not a kind of move"),  # type: ignore[arg-type]
+        (lambda: Move.of(["take"]), "is not a kind of move"),  # type: ignore[arg-type]
+        (lambda: Move.of("take", 5), "names no card"),
+    ],
+)
+def test_the_builders_refuse_what_is_not_a_move(build: object, message: str) -> None:
+    with pytest.raises(InvalidMoveError, match=message):
+        build()  # type: ignore[operator]
+
+
+def test_the_builders_take_cards_and_masks() -> None:
+    seven = Card.parse("7h")
+    assert Move.discard(seven) is Move.discard(int(seven)) == "discard 7h"
+    assert Move.knock(seven) == Move.of("knock", seven) == "knock 7h"
+    melds = Move.parse("knock 7h with 7c7d7s 8h9hTh").melds
+    assert melds is not None
+    assert Move.knock(seven, melds) == "knock 7h with 7c7d7s 8h9hTh"  # type: ignore[arg-type]
+    assert Move.knock(seven, tuple(m.mask for m in melds)).meld_masks == tuple(
+        m.mask for m in melds
+    )
+
+
+def test_a_huge_move_text_is_quoted_short() -> None:
+    with pytest.raises(InvalidMoveError) as err:
+        Move.parse("discard " + "7h" * 50_000)
+    assert len(str(err.value)) < 300

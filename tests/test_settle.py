@@ -83,3 +83,9 @@ def test_oklahoma_upcard_forms() -> None:
     assert (by_text.knock_limit, by_text.multiplier, by_text.points) == (3, 2, 34)
     with pytest.raises(IllegalMoveError, match="limit"):
         settle_hand(KNOCKER, DEFENDER, "oklahoma", upcard="Ad")
+
+
+@pytest.mark.parametrize("melds", [5, 5.0, True, object()])
+def test_declared_melds_that_are_not_melds_are_refused_in_words(melds: object) -> None:
+    with pytest.raises(InvalidCardError, match=r"declared melds are text .* or a list of melds"):
+        settle_hand(KNOCKER, DEFENDER, melds=melds)  # type: ignore[arg-type]

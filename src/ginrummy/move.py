@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Literal
 
-from .cards import CARD_TEXT, Card, CardSet, mask_text, parse_cards
+from .cards import CARD_TEXT, FULL_DECK, Card, CardSet, mask_text, parse_cards, shown
 from .errors import IllegalMoveError, InvalidCardError
 from .settle import parse_melds
 
@@ -107,32 +107,46 @@ class Move(str):
 
     # Building.
 
+    # The builders take the engine's own values: a card is an int 0..51 (a Card is one; True
+    # and -1 are not), a declared meld an int mask of cards or a CardSet. Anything else raises
+    # InvalidMoveError, never an IndexError, and never silently names another card.
+
     @classmethod
     def of(
         cls, kind: MoveKind, card: int | None = None, melds: tuple[int, ...] | None = None
     ) -> Move:
         """The move of ``kind`` (with ``card`` for discards and knocks, and a knock's declared
         ``melds`` as masks)."""
+        if not isinstance(kind, str) or kind not in KIND_NAMES:
+            raise InvalidMoveError(
+                f"{shown(kind)} is not a kind of move; the kinds are "
+                + ", ".join(KIND_NAMES)
+            )
         code = KIND_NAMES.index(kind)
         if code in (DISCARD, KNOCK):
-            if card is None or not 0 <= int(card) < 52:
-                raise InvalidMoveError(f"a {kind} names one card, not {card!r}")
+            index = _card_index(card, kind)
             if code == KNOCK and melds:
-                return _knock_with(int(card), tuple(melds))
-            return _CARDED[code][int(card)]
+                return _knock_with(index, _meld_masks(melds))
+            return _CARDED[code][index]
         if card is not None or melds:
             raise InvalidMoveError(f"'{kind}' names no card")
         return _PLAIN[code]
 
     @classmethod
     def discard(cls, card: int) -> Move:
-        return _CARDED[DISCARD][int(card)]
+        """The discard of ``card`` (an int 0..51)."""
+        if card.__class__ is not int or not 0 <= card < 52:
+            card = _card_index(card, "discard")
+        return _CARDED[DISCARD][card]
 
     @classmethod
     def knock(cls, card: int, melds: tuple[int, ...] | None = None) -> Move:
+        """The knock discarding ``card`` (an int 0..51), with ``melds`` (masks) declared."""
+        if card.__class__ is not int or not 0 <= card < 52:
+            card = _card_index(card, "knock")
         if melds:
-            return _knock_with(int(card), tuple(melds))
-        return _CARDED[KNOCK][int(card)]
+            return _knock_with(card, _meld_masks(melds))
+        return _CARDED[KNOCK][card]
 
     @classmethod
     def parse(cls, text: str | Move) -> Move:
@@ -143,44 +157,51 @@ class Move(str):
             return text
         if not isinstance(text, str):
             raise InvalidMoveError(
-                f"A move is text such as 'draw' or 'discard 7h', not {text!r}."
+                f"A move is text such as 'draw' or 'discard 7h', not {shown(text)}."
             )
         hit = _BY_TEXT.get(text)
         if hit is not None:
             return hit
-        words = text.strip().lower().split()
+        # Words are compared in ASCII lower case only: str.lower() would turn look-alikes such
+        # as the Kelvin sign into 'k'. Cards go to parse_cards as typed (it ignores case).
+        words = text.split()
         if not words:
             raise InvalidMoveError("Empty move: try 'draw', 'take', 'pass' or 'discard 7h'.")
-        verb = words[0]
+        verb = _word(words[0])
         if verb in ("take", "pass", "draw") and len(words) == 1:
             return _BY_TEXT[verb]
-        if verb == "big" and words[1:] == ["gin"]:
+        if verb == "big" and len(words) == 2 and _word(words[1]) == "gin":
             return _PLAIN[BIG_GIN]
         if verb in ("discard", "knock") and len(words) >= 2:
             try:
                 card_list = parse_cards(words[1])
             except InvalidCardError as exc:
-                raise InvalidMoveError(f"{text!r}: {exc}") from None
+                raise InvalidMoveError(f"{shown(text)}: {exc}") from None
             if len(card_list) != 1:
-                raise InvalidMoveError(f"{text!r}: name exactly one card to {verb}")
+                raise InvalidMoveError(f"{shown(text)}: name exactly one card to {verb}")
             card = int(card_list[0])
             if verb == "discard":
                 if len(words) != 2:
-                    raise InvalidMoveError(f"{text!r}: a discard names just one card")
+                    raise InvalidMoveError(f"{shown(text)}: a discard names just one card")
                 return _CARDED[DISCARD][card]
             if len(words) == 2:
                 return _CARDED[KNOCK][card]
-            if words[2] != "with" or len(words) == 3:
+            if _word(words[2]) != "with" or len(words) == 3:
                 raise InvalidMoveError(
-                    f"{text!r}: declare melds as 'knock 7h with 7c7d7s 8h9hTh'"
+                    f"{shown(text)}: declare melds as 'knock 7h with 7c7d7s 8h9hTh'"
                 )
             try:
                 melds = parse_melds(" ".join(words[3:]))
             except InvalidCardError as exc:
-                raise InvalidMoveError(f"{text!r}: {exc}") from None
+                raise InvalidMoveError(f"{shown(text)}: {exc}") from None
+            if not melds:  # "knock 7h with |": the text would not parse back
+                raise InvalidMoveError(
+                    f"{shown(text)}: name the melds after 'with' "
+                    "('knock 7h with 7c7d7s 8h9hTh'), or leave out 'with'"
+                )
             return _knock_with(card, tuple(melds))
         raise InvalidMoveError(
-            f"{text!r} is not a move; moves are take, pass, draw, discard <card>, "
+            f"{shown(text)} is not a move; moves are take, pass, draw, discard <card>, "
             "knock <card> and big gin."
         )
 
@@ -312,7 +333,7 @@ def past_tense(
         return f"knocked, discarding {card + ' ' if card else ''}face down"
     if kind == "big gin":
         return "went big gin"
-    raise InvalidMoveError(f"{kind!r} is not a kind of move")
+    raise InvalidMoveError(f"{shown(kind)} is not a kind of move")
 
 
 def upcard_offer(earlier: Iterable[str]) -> bool:
@@ -324,6 +345,38 @@ def upcard_offer(earlier: Iterable[str]) -> bool:
     (True, False)
     """
     return not any(kind == "draw" or kind == "discard" for kind in earlier)
+
+
+def _word(word: str) -> str:
+    """A word of a move in lower case when it is ASCII; any other word as it is (it matches
+    no keyword)."""
+    return word.lower() if word.isascii() else word
+
+
+def _card_index(card: object, kind: str) -> int:
+    """``card`` as the index a ``kind`` (discard or knock) names, or :class:`InvalidMoveError`."""
+    if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 52:
+        return int(card)
+    raise InvalidMoveError(f"a {kind} names one card, an int from 0 to 51, not {shown(card)}")
+
+
+def _meld_masks(melds: object) -> tuple[int, ...]:
+    """A knock's declared melds as a tuple of int masks (a CardSet gives its mask), or
+    :class:`InvalidMoveError`."""
+    if isinstance(melds, (str, bytes)) or not isinstance(melds, Iterable):
+        raise InvalidMoveError(
+            f"a knock's declared melds are a sequence of card masks, not {shown(melds)}"
+        )
+    masks: list[int] = []
+    for meld in melds:
+        if isinstance(meld, CardSet):
+            meld = meld.mask
+        if not (isinstance(meld, int) and not isinstance(meld, bool) and 0 < meld <= FULL_DECK):
+            raise InvalidMoveError(
+                f"{shown(meld)} is not a declared meld (a nonzero 52-bit mask of cards)"
+            )
+        masks.append(int(meld))
+    return tuple(masks)
 
 
 def _knock_with(card: int, melds: tuple[int, ...]) -> Move:

@@ -540,13 +540,21 @@ for _name in ("layoffs", "knocker_melds", "knocker_deadwood_cards", "defender_me
 del _name
 
 
-def parse_melds(melds: Iterable[CardsLike] | str) -> list[int]:
+def parse_melds(melds: object) -> list[int]:
     """Declared melds as masks: a list of melds (each text or cards), or one text where melds
     are separated by spaces, commas or ``|`` and a meld's cards are written together or joined
-    with ``-`` (``"7c7d7s 8h-9h-Th"``)."""
+    with ``-`` (``"7c7d7s 8h-9h-Th"``). Anything else raises :class:`InvalidCardError`.
+
+    (Typed ``object``: compiled, a narrower annotation would refuse other input with a
+    ``TypeError`` before the first line.)"""
     if isinstance(melds, str):
         tokens = [t for t in melds.replace("|", " ").replace(",", " ").split() if t]
         return [to_mask(t.replace("-", ""), what="meld") for t in tokens]
+    if not isinstance(melds, Iterable):
+        raise InvalidCardError(
+            "declared melds are text such as '7c7d7s 8h9hTh' or a list of melds, "
+            f"not {type(melds).__name__}"
+        )
     out = []
     for meld in melds:
         out.append(to_mask(meld, what="meld"))
