@@ -833,3 +833,42 @@ def test_many_seeded_random_games_against_the_model() -> None:
         deck = list(range(52))
         rng.shuffle(deck)
         random_game(rules, deck, i % 2, rng)
+
+
+# ---------------------------------------------------------------------------------------------
+# Seats: one check (hand.seat_number) for every call that names a seat.
+
+NOT_SEATS: list[object] = [2, -1, 0.0, 1.0, True, False, "0", None, 2**70]
+
+
+@pytest.mark.parametrize("dealer", NOT_SEATS)
+def test_a_dealer_that_is_not_seat_0_or_1_is_refused(dealer: object) -> None:
+    with pytest.raises(GinRummyError, match="the dealer is seat 0 or 1, not "):
+        Hand(dealer=dealer)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seat", NOT_SEATS)
+def test_every_call_naming_a_seat_refuses_what_is_not_one(seat: object) -> None:
+    hand = Hand(seed=5, dealer=1)
+    hand.play("pass")
+    before = hand.view(0), hand.view(1)
+    for call in (hand.hand_of, hand.knowledge, hand.view, hand.known_to_hold):
+        with pytest.raises(GinRummyError, match="a seat is 0 or 1, not ") as err:
+            call(seat)  # type: ignore[arg-type]
+        assert len(str(err.value)) < 100
+    assert (hand.view(0), hand.view(1)) == before
+
+
+def test_the_seat_check_passes_the_seats() -> None:
+    from ginrummy.hand import seat_number
+
+    assert seat_number(0) == 0 and seat_number(1) == 1
+    hand = Hand(seed=5, dealer=1)
+    assert len(hand.hand_of(0)) == len(hand.hand_of(1)) == 10
+    assert hand.known_to_hold(0) == 0 and hand.knowledge(1).history == ()
+
+
+@pytest.mark.parametrize("seed", [[1], 1.5, b"x", object()])
+def test_a_seed_is_an_int_or_a_string(seed: object) -> None:
+    with pytest.raises(GinRummyError, match="a seed is an int or a string"):
+        Hand(seed=seed)  # type: ignore[arg-type]

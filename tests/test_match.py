@@ -459,3 +459,33 @@ def test_sheet_rows_address_you_in_the_second_person() -> None:
     assert describe_result("gin", 1, 40, ("You", "Computer"), you=0) == "gin: Computer scores 40"
     assert describe_result("undercut", 1, 28, ("Ann", "Bob")) == "undercut: Bob scores 28"
     assert describe_result("cancelled", None, 0, ("Ann", "Bob")).startswith("cancelled")
+
+
+@pytest.mark.parametrize("dealer", [2, -1, 0.0, True, "1"])
+def test_a_first_dealer_that_is_not_a_seat_is_refused(dealer: object) -> None:
+    with pytest.raises(GinRummyError, match="the first dealer is seat 0 or 1, not "):
+        Match(first_dealer=dealer)  # type: ignore[arg-type]
+
+
+def test_a_seat_that_is_not_0_or_1_is_refused_everywhere() -> None:
+    m = Match("traditional", seed="seats", first_dealer=0)
+    for seat in (2, -1, 0.0, "0", True):
+        with pytest.raises(GinRummyError, match="a seat is 0 or 1"):
+            m.view(seat)  # type: ignore[arg-type]
+        with pytest.raises(GinRummyError, match="hand 1: the seat is 0 or 1"):
+            score_match("traditional", [(seat, 10)])  # type: ignore[list-item]
+    assert m.view(0).seat == 0
+
+
+def test_decks_and_a_deck_that_are_not_decks_are_refused() -> None:
+    with pytest.raises(GinRummyError, match="decks is a function"):
+        Match(decks=5)  # type: ignore[arg-type]
+    m = Match("traditional", seed="decks", start=False)
+    for deck in (5, 2.5, [1, 2, 3], "Ac 2c", [True] * 52):
+        with pytest.raises(GinRummyError):
+            m.next_hand(deck=deck)  # type: ignore[arg-type]
+    assert m.hands == []
+    odd = Match("traditional", seed="odd", decks=lambda n: 7, start=False)  # type: ignore[arg-type,return-value]
+    with pytest.raises(GinRummyError):
+        odd.next_hand()
+    assert m.next_hand(deck=list(range(52))).deck[0] == 0

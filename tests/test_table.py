@@ -208,3 +208,31 @@ def test_a_table_has_two_seats_and_its_own_sealer() -> None:
     other = Match(seed="y", start=False)
     with pytest.raises(GinRummyError):
         Table(Match(seed="x", start=False), [Person(), Person()], sealer=DealSealer(other))
+
+
+def test_a_seat_that_is_not_0_or_1_is_refused() -> None:
+    table = Table(Match("traditional", seed="seats", first_dealer=0),
+                  [Person("Ann"), RemotePerson("Bob")])
+    before = dumps(table.match)
+    for seat in (5, -1, 0.0, 1.0, True, "1"):
+        with pytest.raises(GinRummyError, match="a seat is 0 or 1, not ") as err:
+            table.play(seat, "pass")  # type: ignore[arg-type]
+        assert not isinstance(err.value, TurnError)  # not a seat at all: not a matter of turn
+        with pytest.raises(GinRummyError, match="a seat is 0 or 1, not "):
+            table.seat_kind(seat)  # type: ignore[arg-type]
+        with pytest.raises(GinRummyError, match="a seat is 0 or 1, not "):
+            table.view(seat)  # type: ignore[arg-type]
+    assert dumps(table.match) == before
+    assert table.seat_kind(1) == RemotePerson("Bob")
+
+
+def test_a_table_is_a_match_and_two_seats() -> None:
+    match = Match("traditional", seed="built", first_dealer=0)
+    with pytest.raises(GinRummyError, match="two, not NoneType"):
+        Table(match, None)  # type: ignore[arg-type]
+    with pytest.raises(GinRummyError, match="around a Match, not NoneType"):
+        Table(None, [Person(), Person()])  # type: ignore[arg-type]
+    with pytest.raises(GinRummyError, match="a Person or a Computer, not str"):
+        Table(match, ["Ann", "Bob"])  # type: ignore[list-item]
+    with pytest.raises(GinRummyError, match="two, not str"):
+        Table(match, "AB")  # type: ignore[arg-type]

@@ -32,7 +32,7 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .cards import CARD_TEXT, Card, CardSet, CardsLike, mask_text, to_cards
+from .cards import CARD_TEXT, Card, CardSet, CardsLike, mask_text, shown, to_cards
 from .errors import GinRummyError, IllegalMoveError, InvalidCardError
 from .events import (
     DISCARD,
@@ -56,7 +56,7 @@ from .rules import RuleSet, RulesLike, get_rules
 from .settle import HandResult, settle
 from .view import PlayerView
 
-__all__ = ["Event", "Hand", "Phase", "STOCK_FLOOR", "deal_order"]
+__all__ = ["Event", "Hand", "Phase", "STOCK_FLOOR", "deal_order", "seat_number"]
 
 _TAKE = Move.of("take")
 _PASS = Move.of("pass")
@@ -65,6 +65,23 @@ _BIG_GIN = Move.of("big gin")
 #: The shared :class:`Card` of each index (``Card(i)`` without the checks; the engine's own
 #: indices are always cards).
 _CARD_OF: tuple[Card, ...] = tuple(Card(i) for i in range(52))
+
+
+def seat_number(seat: object, what: str = "a seat is") -> int:
+    """``seat`` when it names a seat: the int 0 or 1. Anything else -- 2, -1, ``"0"``, ``0.0``,
+    ``True`` -- raises :class:`~ginrummy.errors.GinRummyError` saying ``what`` (``"the dealer
+    is seat"`` gives "the dealer is seat 0 or 1, not 0.0"). The one seat check of the hand,
+    the match and the table; cheap, for the views built before every computer move.
+
+    >>> seat_number(1)
+    1
+    >>> seat_number(0.0, "the dealer is seat")
+    Traceback (most recent call last):
+    ginrummy.errors.GinRummyError: the dealer is seat 0 or 1, not 0.0
+    """
+    if type(seat) is int and (seat == 0 or seat == 1):
+        return seat
+    raise GinRummyError(f"{what} 0 or 1, not {shown(seat)}")
 
 
 def deal_order(deck: Sequence[int], dealer: int) -> tuple[int, int, int, list[int]]:
@@ -236,8 +253,9 @@ class Hand(Verifier):
         dealer: int = 0,
         seed: int | str | None = None,
     ) -> None:
-        if dealer not in (0, 1) or isinstance(dealer, bool):
-            raise GinRummyError(f"the dealer is seat 0 or 1, not {dealer!r}")
+        seat_number(dealer, "the dealer is seat")
+        if seed is not None and not isinstance(seed, (int, str)):
+            raise GinRummyError(f"a seed is an int or a string, not {type(seed).__name__}")
         if deck is None:
             order = list(range(52))
             random.Random(seed).shuffle(order)
@@ -313,7 +331,7 @@ class Hand(Verifier):
 
     def hand_of(self, seat: int) -> CardSet:
         """The cards one seat holds now."""
-        return CardSet.from_mask(self.hands[seat])
+        return CardSet.from_mask(self.hands[seat_number(seat)])
 
     @property
     def top_discard(self) -> Card | None:
@@ -327,11 +345,12 @@ class Hand(Verifier):
     def known_to_hold(self, seat: int) -> int:
         """The mask of cards ``seat`` is known (by the other seat) to hold: taken from the
         discard pile and not thrown back. Kept in lean hands too (playouts read it)."""
-        return self._known[seat]
+        return self._known[seat_number(seat)]
 
     def knowledge(self, seat: int) -> SeatKnowledge:
         """What ``seat`` knows of the play so far (before the hand ends: the opponent's draws
         and knock discard stay hidden). Equals ``SeatKnowledge.rebuild(history, seat, False)``."""
+        seat_number(seat)
         if self.lean:
             raise GinRummyError("a lean hand (a playout's copy) keeps no seat knowledge")
         log = self._logs[seat]
@@ -350,8 +369,7 @@ class Hand(Verifier):
         Built before every computer move, so built cheaply (issue 14): the seat's record is
         kept move by move (:meth:`knowledge`), the cards come from the shared :class:`Card`
         instances by index, and the view is filled in one step (:meth:`PlayerView._filled`)."""
-        if seat not in (0, 1):
-            raise ValueError(f"a seat is 0 or 1, not {seat!r}")
+        seat_number(seat)
         phase = self.phase
         over = phase == OVER
         opponent = 1 - seat
@@ -445,7 +463,9 @@ class Hand(Verifier):
         unseen = view.unseen_mask
         known = view.opponent_known_mask
         if isinstance(opponent_mask, bool) or not isinstance(opponent_mask, int):
-            raise IllegalMoveError(f"the opponent's hand is a card mask, not {opponent_mask!r}")
+            raise IllegalMoveError(
+                f"the opponent's hand is a card mask, not {shown(opponent_mask)}"
+            )
         if opponent_mask & ~(unseen | known):
             raise IllegalMoveError(
                 f"the opponent cannot hold {mask_text(opponent_mask & ~(unseen | known))}: "

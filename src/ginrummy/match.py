@@ -23,8 +23,9 @@ import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+from .cards import shown
 from .errors import GinRummyError, IllegalMoveError
-from .hand import Hand
+from .hand import Hand, seat_number
 from .rules import RuleSet, RulesLike, WinnerRule, get_rules
 from .settle import HandResult
 from .view import PlayerView
@@ -199,13 +200,12 @@ class MatchScore:
             seat, points = entry
         except (TypeError, ValueError):
             raise GinRummyError(
-                f"hand {number}: expected (seat, points) or None, got {entry!r}"
+                f"hand {number}: expected (seat, points) or None, got {shown(entry)}"
             ) from None
-        if seat not in (0, 1) or isinstance(seat, bool):
-            raise GinRummyError(f"hand {number}: the seat must be 0 or 1, not {seat!r}")
+        seat = seat_number(seat, f"hand {number}: the seat is")
         if isinstance(points, bool) or not isinstance(points, int) or points < 0:
             raise GinRummyError(
-                f"hand {number}: points must be a whole number of 0 or more, not {points!r}"
+                f"hand {number}: points must be a whole number of 0 or more, not {shown(points)}"
             )
         self.entries.append((seat, points))
         self.wins[seat] += 1
@@ -289,9 +289,12 @@ class Match:
         self.seed = str(seed) if seed is not None else secrets.token_hex(16)
         if first_dealer is None:
             first_dealer = random.Random(f"{self.seed}/cut").randrange(2)
-        if first_dealer not in (0, 1) or isinstance(first_dealer, bool):
-            raise GinRummyError(f"the first dealer is seat 0 or 1, not {first_dealer!r}")
-        self.first_dealer = first_dealer
+        self.first_dealer = seat_number(first_dealer, "the first dealer is seat")
+        if decks is not None and not callable(decks):
+            raise GinRummyError(
+                "decks is a function from a hand's number to its deck, not "
+                f"{type(decks).__name__}"
+            )
         self.decks = decks if decks is not None else seeded_decks(self.seed)
         self.hands: list[Hand] = []
         self.score = score_match(self.rules, [])
@@ -355,7 +358,8 @@ class Match:
             raise IllegalMoveError("The match is over.")
         if self.hands and not self.hands[-1].over:
             raise IllegalMoveError("Finish the current hand before dealing the next one.")
-        order = list(deck) if deck is not None else list(self.decks(len(self.hands)))
+        # The deck goes to Hand as given: Hand checks it (any card form, each card once).
+        order = deck if deck is not None else self.decks(len(self.hands))
         hand = Hand(self.rules, deck=order, dealer=self.next_dealer)
         self.hands.append(hand)
         return hand

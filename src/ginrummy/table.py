@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
 from .errors import GinRummyError, IllegalMoveError
-from .hand import Hand
+from .hand import Hand, seat_number
 from .match import Match
 from .sealer import DealSealer
 from .settle import HandResult
@@ -204,8 +204,19 @@ class Table:
         sealer: DealSealer | None = None,
         max_moves: int = MAX_MOVES,
     ) -> None:
+        if not isinstance(match, Match):
+            raise GinRummyError(f"a table is built around a Match, not {type(match).__name__}")
+        if not isinstance(seats, Sequence) or isinstance(seats, str):
+            raise GinRummyError(
+                f"a table's seats are a sequence of two, not {type(seats).__name__}"
+            )
         if len(seats) != 2:
             raise GinRummyError(f"a table has two seats, not {len(seats)}")
+        for seat in seats:
+            if not isinstance(seat, (Person, Computer)):
+                raise GinRummyError(
+                    f"a seat holds a Person or a Computer, not {type(seat).__name__}"
+                )
         if sealer is not None and sealer.match is not match:
             raise GinRummyError("the sealer deals another match")
         self.match = match
@@ -229,7 +240,7 @@ class Table:
 
     def seat_kind(self, seat: int) -> Seat:
         """Who sits in ``seat`` (0 or 1)."""
-        return self.seats[seat]
+        return self.seats[seat_number(seat)]
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` knows now, with the match's scores."""
@@ -302,8 +313,7 @@ class Table:
     # Inside.
 
     def _check_turn(self, seat: int) -> None:
-        if seat not in (0, 1) or isinstance(seat, bool):
-            raise TurnError(f"A seat is 0 or 1, not {seat!r}.")
+        seat_number(seat)  # not a seat at all: a GinRummyError, not a TurnError
         match = self.match
         if match.over:
             raise TurnError("The match is over.")
