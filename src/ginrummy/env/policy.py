@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..cards import shown
 from ..errors import GinRummyError, IllegalMoveError, PlayerError
 from ..players.base import Player
 from ..view import PlayerView
@@ -51,10 +52,12 @@ class IllegalActionError(PolicyError, IllegalMoveError):
 
 class PolicyPlayer(Player):
     """A :class:`~ginrummy.players.Player` that asks ``policy`` for an action number and plays
-    its move. An action outside the mask is refused with
-    :class:`~ginrummy.errors.IllegalMoveError` naming the action (a policy bug, not a move to
+    its move. An action outside the mask is refused with :class:`IllegalActionError` (an
+    :class:`~ginrummy.errors.IllegalMoveError`) naming the action (a policy bug, not a move to
     correct silently); a policy that raises, or answers with anything but an integer (a float
-    is not rounded), is a :class:`PolicyError` saying so."""
+    is not rounded), is a :class:`PolicyError` saying so. Both are
+    :class:`~ginrummy.errors.PlayerError` s: the terminal table stops with the reason, the web
+    table answers 500, neither plays anything."""
 
     name = "policy"
 
@@ -71,7 +74,7 @@ class PolicyPlayer(Player):
                               f"{type(exc).__name__}: {exc}") from exc
         if isinstance(action, bool) or not isinstance(action, int | np.integer):
             raise PolicyError(f"the policy {_name(self.policy)} answered "
-                              f"{type(action).__name__} {action!r}: a policy answers an "
+                              f"{type(action).__name__} {shown(action)}: a policy answers an "
                               f"action number, an integer in 0..{mask.size - 1}")
         if not 0 <= action < mask.size or not mask[action]:
             raise IllegalActionError(
