@@ -233,6 +233,9 @@ def test_plot_writes_a_png(tmp_path: Any) -> None:
         (["--rule", "bogus=1"], "unknown rule 'bogus'"),
         (["--rule", "gin_bonus=lots"], "gin_bonus must be a whole number"),
         (["--rule", "gin_bonus"], "is not NAME=VALUE"),
+        (["--rule", "gin_bonus=٣٠"], "gin_bonus must be a whole number"),  # Arabic-Indic 30
+        (["--rule", "hollywood=no", "--hollywood"], "contradict each other"),
+        (["--rule", "last_discard_chance=off", "--last-discard-chance"], "contradict each other"),
         (["--profile", "vegas"], "--profile"),
         (["--workers", "0"], "--workers"),
         (["--plot", "out.txt"], "must end in .png"),

@@ -70,8 +70,13 @@ def _read(name: str, value: Any) -> Any:
     if not isinstance(value, str):
         return value
     if name in _INT_BOUNDS:
+        text = value.strip()
+        # ASCII digits only: int() also reads other scripts' digits ("٣٠" is 30), which no
+        # rule book writes.
+        if not text.isascii():
+            raise InvalidRulesError(f"{name} must be a whole number, not {value!r}")
         try:
-            return int(value.strip())
+            return int(text)
         except ValueError:
             raise InvalidRulesError(f"{name} must be a whole number, not {value!r}") from None
     if name in _BOOL_FIELDS:

@@ -53,10 +53,16 @@ def build_rules(
         if not sep or not name.strip():
             raise click.BadParameter(f"{item!r} is not NAME=VALUE", param_hint="--rule")
         overrides[name.strip()] = value.strip()
-    if hollywood:
-        overrides["hollywood"] = True
-    if last_discard_chance:
-        overrides["last_discard_chance"] = True
+    for flag, field in ((hollywood, "hollywood"), (last_discard_chance, "last_discard_chance")):
+        if not flag:
+            continue
+        said = overrides.get(field)
+        if said is not None and said.lower() in ("0", "false", "no", "off"):
+            # Two options that contradict each other: say so rather than pick one.
+            option = "--" + field.replace("_", "-")
+            raise click.BadParameter(f"{option} and --rule {field}={said} contradict each other",
+                                     param_hint="--rule")
+        overrides[field] = True
     try:
         return get_rules(profile, **overrides)
     except GinRummyError as exc:
