@@ -83,6 +83,7 @@ def test_bad_input_changes_nothing_and_the_engine_explains(tmp_path: Path) -> No
         "xyzzy",  # garbage
         "x 1z",  # bad card text
         "d",  # drawing during the upcard offer
+        "gin",  # gin during the upcard offer
         "t",  # take the upcard 4s
         "x 4s",  # discarding the card just taken
         "x Qd",  # a card not held
@@ -96,6 +97,7 @@ def test_bad_input_changes_nothing_and_the_engine_explains(tmp_path: Path) -> No
     assert "'xyzzy' is not a command; type ? for help." in text
     assert "'1z' is not a card" in text
     assert "First take or pass the upcard 4s; you cannot draw yet." in text
+    assert "Take or pass the upcard first; after a take, 'gin 7h'" in text
     assert engine_says(taken, "discard 4s") in text
     assert engine_says(taken, "discard Qd") in text
     assert engine_says(taken, "knock 2c") in text

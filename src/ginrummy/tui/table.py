@@ -349,6 +349,9 @@ class TerminalTable:
                 if view.phase in ("discard", "last_chance_knock"):
                     self.say("No discard leaves you without deadwood: you cannot go gin now.",
                              "yellow")
+                elif view.phase in ("opening", "last_chance"):
+                    self.say("Take or pass the upcard first; after a take, 'gin 7h' discards "
+                             "the 7h and lays down the rest.", "yellow")
                 else:
                     self.say("Draw first; then 'gin 7h' discards the 7h and lays down the rest.",
                              "yellow")
