@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
 from rich.console import Console, RenderableType
 
 from ginrummy.cards import Card, cards_of_mask
@@ -166,6 +167,21 @@ def test_the_end_of_a_hand_lays_out_both_hands_and_the_score() -> None:
         "Computer: [Qd Qh Qs] 9c 2d 7d 5s 6s   laid off Ac 10h   deadwood 29"
     )
     assert "You knocked with 1; Computer had 29 after laying off Ac 10h: you score 28." in text
+
+
+@pytest.mark.parametrize(("moves", "role"), [
+    (["take", "knock 7h"], "gin"),  # 2c-6c, Kc Kd Ks, 8h 9h Th Jh: the 7h thrown
+    (["take", "big gin"], "big gin"),  # all eleven melded
+])
+def test_a_gin_and_a_big_gin_are_named_as_such(moves: list[str], role: str) -> None:
+    match = match_with("7h 8h 9h Kc Kd Ks 2c 3c 4c 5c", "Qh Qd Qs 6s 7d Ac 2d 5s 9c Jh",
+                       "6c" if role == "big gin" else "Th", "modern")
+    for move in moves:
+        match.play(move)
+    view = match.view(0)
+    assert view.result is not None and view.result.kind == role.replace(" ", "_")
+    text = text_of(render_hand_end(view, NAMES, "sentence", plain=True))
+    assert line_starting(text, f"You ({role}):")
 
 
 def test_a_cancelled_hand_shows_both_hands() -> None:

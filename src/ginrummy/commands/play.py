@@ -17,6 +17,7 @@ from ..errors import GinRummyError
 from ..players import Player, make, names
 from ..rules import RuleSet
 from ..shuffle import SealError, check_client_seed
+from ..tui.pages import rules_title
 from ..tui.render import asciify
 from ..tui.saves import (
     CorruptSaveError,
@@ -249,8 +250,7 @@ def play(
                 saved = _start(rules, chosen_level, seed, name.strip())
                 store.write(saved)
                 target = rules.target
-                say(f"New match: {rules.describe()}"
-                    + (", Hollywood" if rules.hollywood else "")
+                say(f"New match: {rules_title(rules)}"
                     + f", game to {target}, against the computer (level {chosen_level}). "
                     "Type ? for help.")
             player = _make_player(saved.meta.level, saved.meta.computer_seed)

@@ -62,6 +62,15 @@ def sheet_summary(games: Sequence[GameSheet], names: Sequence[str], target: int)
     return out
 
 
+def rules_title(rules: RuleSet) -> str:
+    """The rules in a line: the profile and its overrides, and "Hollywood" when that is not
+    already one of them (``traditional (hollywood=on)`` says it once)."""
+    said = rules.describe()
+    if rules.hollywood and "hollywood" not in dict(rules.overrides):
+        said += ", Hollywood"
+    return said
+
+
 def render_sheet(
     rows: Sequence[SheetRow],
     games: Sequence[GameSheet],
@@ -74,7 +83,7 @@ def render_sheet(
     end-of-game bonuses of every finished game."""
     hollywood = len(games) > 1
     table = Table(
-        title=f"Score sheet: {rules.describe()}" + (", Hollywood" if hollywood else ""),
+        title=f"Score sheet: {rules_title(rules)}",
         box=None if plain else box.SIMPLE_HEAVY,
         show_edge=not plain,
         pad_edge=False,

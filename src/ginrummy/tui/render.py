@@ -321,7 +321,8 @@ def _result_rows(view: PlayerView, names: Sequence[str], plain: bool) -> list[Te
     k = result.knocker_seat
     assert k is not None
     d = 1 - k
-    knock = Text(f"{label[k]} ({'knocker' if result.kind not in ('gin', 'big_gin') else 'gin'}): ")
+    role = {"gin": "gin", "big_gin": "big gin"}.get(result.kind, "knocker")
+    knock = Text(f"{label[k]} ({role}): ")
     knock.append_text(
         _grouped(result.knocker_melds, result.knocker_deadwood_cards, plain, "suit")
     )
