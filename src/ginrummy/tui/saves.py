@@ -34,7 +34,7 @@ from ..match import Match, seeded_decks
 from ..record import dumps, loads, parse, players_of
 from ..rules import RulesLike
 from ..sealer import DealSealer
-from ..shuffle import SealError
+from ..shuffle import CONTROL_CHARACTERS, SealError
 from .sealing import check_state, make_sealer, state_for_save
 
 __all__ = [
@@ -55,9 +55,12 @@ _SORTS = ("rank", "suit")
 
 
 def printable_name(name: str) -> bool:
-    """Whether ``name`` is plain text to print: no control or format character (an escape
-    sequence in a name would reach the terminal and could clear it or recolour it)."""
-    return not any(unicodedata.category(ch) in ("Cc", "Cf") for ch in name)
+    """Whether ``name`` is plain text to print: no control character (the ones every text a
+    person gives is refused for, :data:`ginrummy.shuffle.CONTROL_CHARACTERS`: an escape
+    sequence in a name would reach the terminal and could clear it or recolour it) and no
+    format character (a bidirectional override would reorder what is shown)."""
+    return CONTROL_CHARACTERS.search(name) is None and not any(
+        unicodedata.category(ch) == "Cf" for ch in name)
 
 class CorruptSaveError(GinRummyError):
     """The save file exists but cannot be turned back into a match; the message says why."""

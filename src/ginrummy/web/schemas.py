@@ -8,7 +8,6 @@ person's :class:`~ginrummy.view.PlayerView` only.
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
@@ -23,6 +22,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from ..shuffle import CONTROL_CHARACTERS
+
 Who = Literal["you", "computer"]
 Level = Literal["easy", "medium", "hard", "expert", "random", "agent"]
 Profile = Literal["traditional", "modern", "browser", "house", "oklahoma"]
@@ -31,10 +32,8 @@ Profile = Literal["traditional", "modern", "browser", "house", "oklahoma"]
 MOVE_LENGTH = 120
 
 
-#: The characters no text field of a request may hold: the C0 controls U+0000 to U+001F (NUL,
-#: tab and line breaks included), DEL U+007F and the C1 controls U+0080 to U+009F. PostgreSQL
-#: cannot store a NUL in text at all, and none of them belongs in a name or a move.
-CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f]")
+# No text field of a request may hold a control character (shuffle.CONTROL_CHARACTERS):
+# PostgreSQL cannot store a NUL in text at all, and none of them belongs in a name or a move.
 
 
 def refuse_control_characters(text: str) -> str:
