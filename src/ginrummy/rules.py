@@ -20,7 +20,7 @@ _PROFILE_KEYS = ("traditional", "modern", "browser", "house", "oklahoma")
 
 __all__ = [
     "RuleSet", "PROFILES", "PROFILE_NAMES", "get_rules", "RulesLike", "oklahoma_limit",
-    "WinnerRule",
+    "WinnerRule", "read_override",
 ]
 
 ShutoutRule = Literal["game_bonus", "double", "none"]
@@ -61,7 +61,7 @@ _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 
 
-def _read(name: str, value: Any) -> Any:
+def read_override(name: str, value: Any) -> Any:
     """An override as typed (``"40"``, ``"on"``) read into its field's type; any other value
     is passed on unchanged. Checking is :meth:`RuleSet.__post_init__`'s alone."""
     if name not in OVERRIDABLE:
@@ -259,7 +259,7 @@ PROFILE_NAMES: tuple[str, ...] = tuple(PROFILES)
 def _apply(base: RuleSet, changes: dict[str, Any]) -> RuleSet:
     if not changes:
         return base
-    read = {name: _read(name, value) for name, value in changes.items()}
+    read = {name: read_override(name, value) for name, value in changes.items()}
     # Naming a knock limit under Oklahoma is refused even at its fixed value: it would be shown
     # on score sheets without effect. (Any other value is refused by RuleSet itself.)
     if read.get("oklahoma", base.oklahoma) is True and "knock_limit" in read:

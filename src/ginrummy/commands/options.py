@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 import click
 
 from ..errors import GinRummyError
-from ..rules import PROFILE_NAMES, RuleSet, get_rules
+from ..rules import PROFILE_NAMES, RuleSet, get_rules, read_override
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -57,7 +57,7 @@ def build_rules(
         if not flag:
             continue
         said = overrides.get(field)
-        if said is not None and said.lower() in ("0", "false", "no", "off"):
+        if said is not None and read_override(field, said) is False:
             # Two options that contradict each other: say so rather than pick one.
             option = "--" + field.replace("_", "-")
             raise click.BadParameter(f"{option} and --rule {field}={said} contradict each other",
