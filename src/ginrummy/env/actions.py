@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..cards import shown
 from ..errors import IllegalMoveError
 from ..melds import Arrangement, all_arrangements, layoff_spots
 from ..move import BIG_GIN, DISCARD, DRAW, KNOCK, PASS, TAKE, Move
@@ -136,6 +137,12 @@ def action_mask(view: PlayerView) -> npt.NDArray[np.int8]:
     return mask
 
 
+def is_action_number(value: object) -> bool:
+    """Whether ``value`` is an integer, Python's or NumPy's (a bool is not): what an action
+    is, before its range and the mask are asked. A float, a string or an array never is."""
+    return not isinstance(value, bool) and isinstance(value, int | np.integer)
+
+
 def move_of(action: int | np.integer[Any], view: PlayerView) -> Move:
     """The engine move that ``action`` stands for in ``view``'s position.
 
@@ -144,10 +151,10 @@ def move_of(action: int | np.integer[Any], view: PlayerView) -> Move:
     outside the numbering or a declared-arrangement slot that is empty in this position.
     (Whether the move is legal now is the engine's to say: the mask tells in advance.)
     """
-    if isinstance(action, bool) or not isinstance(action, int | np.integer):
+    if not is_action_number(action):
         raise IllegalMoveError(
             f"an action is an integer in 0..{NUM_ACTIONS - 1}, not {type(action).__name__} "
-            f"{action!r}")
+            f"{shown(action)}")
     a = int(action)
     plain = _PLAIN_MOVES.get(a)
     if plain is not None:

@@ -33,7 +33,7 @@ from ..cards import shown
 from ..errors import GinRummyError, IllegalMoveError, PlayerError
 from ..players.base import Player
 from ..view import PlayerView
-from .actions import action_mask, move_of
+from .actions import action_mask, is_action_number, move_of
 from .observation import encode
 
 __all__ = ["IllegalActionError", "Policy", "PolicyError", "PolicyPlayer", "load_policy"]
@@ -72,7 +72,7 @@ class PolicyPlayer(Player):
         except Exception as exc:
             raise PolicyError(f"the policy {_name(self.policy)} failed: "
                               f"{type(exc).__name__}: {exc}") from exc
-        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        if not is_action_number(action):
             raise PolicyError(f"the policy {_name(self.policy)} answered "
                               f"{type(action).__name__} {shown(action)}: a policy answers an "
                               f"action number, an integer in 0..{mask.size - 1}")
