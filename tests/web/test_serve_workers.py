@@ -162,13 +162,18 @@ def _client_on(url: str, worker: str) -> httpx.Client:
 
 def test_a_rate_limit_counts_the_requests_of_every_worker(server: Server) -> None:
     """New players from one address (30 a minute), sent to the two workers in turn: the 31st
-    is refused, whichever worker gets it (each counting alone would let 60 through)."""
+    is refused, whichever worker gets it (each counting alone would let 60 through). Malformed
+    requests first, to both workers: each a 422, and none uses up the allowance (the worker
+    that refused it takes its count back in the shared database)."""
     url = server.url
     workers = sorted(_workers_seen(url, 2))
     assert len(workers) == 2
     clients = {w: _client_on(url, w) for w in workers}  # one kept-alive connection each
     answers: list[tuple[str, int]] = []
     try:
+        for i in range(4):
+            malformed = clients[workers[i % 2]].post("/api/players", json={"name": 7})
+            assert malformed.status_code == 422, malformed.text
         for i in range(36):
             worker = workers[i % 2]
             r = clients[worker].post("/api/players", json={"name": "Kim"})
