@@ -10,6 +10,7 @@ modules' doctests, which pytest cannot collect from a compiled module.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -45,7 +46,7 @@ def test_the_core_is_compiled_where_it_can_be() -> None:
     assert native.stale() == [], "run ./scripts/setup to compile the edited modules again"
     assert native.compiled()
     for name in native.COMPILED:
-        module = sys.modules[f"ginrummy.{name}"]
+        module = importlib.import_module(f"ginrummy.{name}")
         assert not (module.__file__ or "").endswith(".py"), name
 
 
@@ -92,6 +93,18 @@ def test_a_build_from_other_sources_is_stale(tmp_path: Path) -> None:
     assert native.built_files("melds", tmp_path) == []
 
 
+def test_an_extension_without_its_shared_part_is_no_build(tmp_path: Path) -> None:
+    """Each module compiles to an extension and the shared part it loads; a compile that
+    failed half-way left the extension alone, which cannot be imported, and the set-up called
+    the core compiled."""
+    suffix = native.importlib.machinery.EXTENSION_SUFFIXES[0]
+    (tmp_path / f"settle{suffix}").write_bytes(b"")
+    assert not native.complete("settle", tmp_path)
+    (tmp_path / f"settle__mypyc{suffix}").write_bytes(b"")
+    assert native.complete("settle", tmp_path)
+    assert len(native.built_files("settle", tmp_path)) == 2
+
+
 def test_the_public_calls_are_the_same_objects_either_way() -> None:
     assert ginrummy.deadwood is ginrummy.solve.deadwood
     assert ginrummy.settle_hand is ginrummy.settle.settle_hand
@@ -112,6 +125,18 @@ def test_the_set_up_reports_a_core_that_did_not_compile(tmp_path: Path) -> None:
         assert "plain Python" in done.stdout
     else:
         assert "WARNING" in done.stderr and "melds.py" in done.stderr
+        # Half a build (one module's shared part missing) is no compiled core either.
+        suffix = native.importlib.machinery.EXTENSION_SUFFIXES[0]
+        for name in native.COMPILED:
+            (tmp_path / f"{name}{suffix}").write_bytes(b"")
+            if name != "settle":
+                (tmp_path / f"{name}__mypyc{suffix}").write_bytes(b"")
+        half = subprocess.run(
+            [sys.executable, str(tmp_path / "native.py"), "--report"], capture_output=True,
+            text=True, check=True, timeout=60, env={**os.environ, "GINRUMMY_PURE": ""},
+        )
+        assert "WARNING" in half.stderr and "settle.py" in half.stderr
+        assert "melds.py" not in half.stderr
     here = subprocess.run(
         [sys.executable, str(script), "--report"], capture_output=True, text=True, check=True,
         timeout=60,

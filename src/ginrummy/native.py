@@ -59,12 +59,22 @@ def why_not_compile() -> str | None:
 
 
 def built_files(name: str, here: Path = _HERE) -> list[Path]:
-    """The compiled files of module ``name`` beside its source in ``here`` (none when pure)."""
+    """The compiled files of module ``name`` beside its source in ``here`` (none when pure):
+    its extension and the shared part the extension loads, ``{name}__mypyc`` (the build
+    compiles each module on its own)."""
     return [
         p
+        for stem in (name, f"{name}__mypyc")
         for suffix in importlib.machinery.EXTENSION_SUFFIXES
-        if (p := here / f"{name}{suffix}").exists()
+        if (p := here / f"{stem}{suffix}").exists()
     ]
+
+
+def complete(name: str, here: Path = _HERE) -> bool:
+    """Whether module ``name`` is compiled whole: its extension and its shared part. A compile
+    that failed half-way can leave the extension alone, which cannot be imported."""
+    stems = {p.name.split(".")[0] for p in built_files(name, here)}
+    return stems == {name, f"{name}__mypyc"}
 
 
 def source_hashes(here: Path = _HERE) -> dict[str, str]:
@@ -118,7 +128,7 @@ def choose(package: str) -> None:
     if not any(built_files(name) for name in COMPILED):
         return
     if not forced_pure():
-        old = stale() + [name for name in COMPILED if not built_files(name)]
+        old = stale() + [name for name in COMPILED if not complete(name)]
         if not old:
             return
         warnings.warn(
@@ -134,7 +144,7 @@ def choose(package: str) -> None:
 if __package__:  # imported as ginrummy.native, not run as a script
     choose(__package__)
 elif __name__ == "__main__":
-    missing = [n for n in COMPILED if not built_files(n)]
+    missing = [n for n in COMPILED if not complete(n)]
     if sys.argv[1:] == ["--stale"]:
         sys.exit(1 if stale() or len(missing) not in (0, len(COMPILED)) else 0)
     if sys.argv[1:] == ["--report"]:
