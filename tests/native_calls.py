@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import ginrummy
 from ginrummy import Arrangement, Card, CardSet, HandResult, native
+from ginrummy import develop as dv
 from ginrummy import melds as m
 from ginrummy import settle as s
 from test_fast_paths import ODD_INPUTS
@@ -94,6 +95,21 @@ def outcomes(seed: int = 14) -> list[list[Any]]:
             other = rng.sample(unseen, 10)
             call(f"best_layoffs {text}", m.best_layoffs, melds, _mask(other))
             call(f"layoff_spots {text}", m.layoff_spots, melds, _mask(other))
+
+    # The players' loops (develop.py): the same guesses from the same seed, ties included.
+    for trial in range(300):
+        deck = rng.sample(range(52), 52)
+        known = _mask(deck[: trial % 4])
+        unseen = sorted(deck[10:40])
+        powers = [rng.choice((1.0, 2.5, 0.4, 1e6)) for _ in unseen]
+        stock = [(c, rng.random()) for c in unseen]
+        hand = _mask(deck[:10])
+        call(f"guess_hand {trial}", dv.guess_hand, unseen, powers, trial % 12, known,
+             trial % 20, random.Random(trial))
+        call(f"develop_hand {trial}", dv.develop_hand, hand, known, list(unseen), trial % 25,
+             random.Random(trial))
+        call(f"draw_outlook {trial}", lambda h=hand, st=stock: repr(dv.draw_outlook(h, st)))
+    call("guess_hand lengths", dv.guess_hand, [1, 2], [1.0], 1, 0, 0, random.Random(1))
 
     profiles = list(ginrummy.PROFILE_NAMES)
     for _ in range(400):

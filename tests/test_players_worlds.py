@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from ginrummy import Hand
+from ginrummy.develop import guess_hand
 from ginrummy.hand import deal_order
 from ginrummy.melds import discard_deadwoods, melds_with
 from ginrummy.players import make
@@ -46,6 +47,37 @@ def test_fast_development_agrees_with_the_plain_loop() -> None:
         b = develop_reference(hand, known, list(pool), extra, random.Random(trial))
         assert a == b, (trial, hand, known)
         assert a & known == known and a.bit_count() == 10
+
+
+def _guess_by_sorting(unseen: list[int], powers: list[float], hidden: int, known: int,
+                      rng: random.Random) -> int:
+    """The plain weighted draw guess_hand must agree with: sort every (key, card) pair."""
+    keyed = sorted([(rng.random() ** p, c) for c, p in zip(unseen, powers, strict=True)],
+                   reverse=True)
+    hand = known
+    for _, c in keyed[:hidden]:
+        hand |= 1 << c
+    return hand
+
+
+def test_the_weighted_draw_agrees_with_sorting_the_keys() -> None:
+    # guess_hand picks the largest keys without sorting (key, card) pairs; it must keep the
+    # same cards, ties included (a weight near zero gives a key of 0.0, so many cards tie and
+    # the higher cards win), draw for draw.
+    rng = random.Random(6)
+    for trial in range(600):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        known = sum(1 << c for c in deck[: rng.randrange(0, 4)])
+        unseen = sorted(deck[10:10 + rng.randrange(0, 35)])
+        powers = [rng.choice((1.0, 2.5, 0.4, 1e6, 1e9)) for _ in unseen]
+        hidden = rng.randrange(0, 12)
+        a = guess_hand(unseen, powers, hidden, known, 0, random.Random(trial))
+        b = _guess_by_sorting(unseen, powers, hidden, known, random.Random(trial))
+        assert a == b, trial
+        assert (a & ~known).bit_count() == min(hidden, len(unseen))
+    with pytest.raises(ValueError, match="one power per unseen card"):
+        guess_hand([1, 2, 3], [1.0], 1, 0, 0, random.Random(1))
 
 
 def test_worlds_agree_with_the_view() -> None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
-from typing import Any, TypeAlias
+from typing import Any, Final, TypeAlias
 
 from mypy_extensions import mypyc_attr
 
@@ -65,17 +65,17 @@ RANK_NAMES = (
 )
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 #: Every card of the deck as a mask.
-FULL_DECK = (1 << 52) - 1
+FULL_DECK: Final = (1 << 52) - 1
 #: The 13 bits of one suit, at the bottom of a mask.
-SUIT_MASK = (1 << 13) - 1
+SUIT_MASK: Final = (1 << 13) - 1
 
 #: Deadwood value of each card index (ace 1, two to ten face value, J/Q/K 10): the one table
 #: every module reads instead of working it out again.
-CARD_VALUE: tuple[int, ...] = tuple(min(i % 13 + 1, 10) for i in range(52))
+CARD_VALUE: Final[tuple[int, ...]] = tuple(min(i % 13 + 1, 10) for i in range(52))
 
 #: ``RANK_MASK[r]``: the four cards of rank ``r`` (0 ace .. 12 king) as a mask, one bit per
 #: suit block.
-RANK_MASK: tuple[int, ...] = tuple(0x0008004002001 << r for r in range(13))
+RANK_MASK: Final[tuple[int, ...]] = tuple(0x0008004002001 << r for r in range(13))
 
 
 def card_value(card: int) -> int:
@@ -148,8 +148,10 @@ class Card(int):
         return f"Card.parse({CARD_TEXT[self]!r})"
 
 
-_CARDS: tuple[Card, ...] = tuple(Card._make(i) for i in range(52))
-CARD_TEXT: tuple[str, ...] = tuple(RANK_CHARS[i % 13] + SUIT_CHARS[i // 13] for i in range(52))
+_CARDS: Final[tuple[Card, ...]] = tuple(Card._make(i) for i in range(52))
+CARD_TEXT: Final[tuple[str, ...]] = tuple(
+    RANK_CHARS[i % 13] + SUIT_CHARS[i // 13] for i in range(52)
+)
 
 _RANK_LOOKUP = {c: i for i, c in enumerate(RANK_CHARS)}
 _SUIT_LOOKUP = {c: i for i, c in enumerate(SUIT_CHARS)}
@@ -181,7 +183,7 @@ for _suit, _suit_forms in enumerate(
 del _suit, _suit_forms, _rank, _rank_char, _rank_forms, _r, _s
 #: Every one-card token :func:`parse_cards` accepts -> the card's bit (``"7h"``, ``"10♥"``,
 #: ``"qs"``...). Never changed.
-TEXT_BIT: dict[str, int] = {t: 1 << c for t, c in _TOKEN_CARD.items()}
+TEXT_BIT: Final[dict[str, int]] = {t: 1 << c for t, c in _TOKEN_CARD.items()}
 
 
 #: The longest quotation of a person's input an error message makes (see :func:`shown`).

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import product
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -68,11 +69,11 @@ __all__ = [
     "START_PARTNERS",
 ]
 
-_SUIT_BITS = 13
+_SUIT_BITS: Final = 13
 #: Deadwood value by rank (a suit block's values): the first suit of the card value table.
-_RANK_VALUE = CARD_VALUE[:13]
+_RANK_VALUE: Final[tuple[int, ...]] = CARD_VALUE[:13]
 #: Larger than any deadwood; marks "no card to discard" in the drop table.
-_NO_DROP = 1 << 20
+_NO_DROP: Final = 1 << 20
 
 
 def _build_run_tables() -> tuple[list[int], list[int], list[int]]:
@@ -116,7 +117,10 @@ def _build_run_tables() -> tuple[list[int], list[int], list[int]]:
 
 
 #: RUN_DEADWOOD[p]: least deadwood of the 13-bit suit pattern p when only runs may be melded.
-RUN_DEADWOOD, SUIT_VALUE, BEST_DROP = _build_run_tables()
+_RUN_TABLES = _build_run_tables()
+RUN_DEADWOOD: Final[list[int]] = _RUN_TABLES[0]
+SUIT_VALUE: Final[list[int]] = _RUN_TABLES[1]
+BEST_DROP: Final[list[int]] = _RUN_TABLES[2]
 
 
 def _build_all_melds() -> tuple[int, ...]:
@@ -134,8 +138,8 @@ def _build_all_melds() -> tuple[int, ...]:
 
 
 #: Every legal meld as a mask: 65 sets and 264 runs.
-ALL_MELDS: tuple[int, ...] = _build_all_melds()
-_MELD_SET = frozenset(ALL_MELDS)
+ALL_MELDS: Final[tuple[int, ...]] = _build_all_melds()
+_MELD_SET: Final = frozenset(ALL_MELDS)
 
 
 def mask_value(mask: int) -> int:
@@ -190,12 +194,12 @@ def _build_neighbours() -> tuple[tuple[int, int, int], ...]:
 
 #: ``MELD_NEIGHBOURS[card]``: ``(same rank, same suit one rank away, same suit two ranks
 #: away)`` as masks: every card that can share a meld with ``card`` in a three-card meld.
-MELD_NEIGHBOURS: tuple[tuple[int, int, int], ...] = _build_neighbours()
+MELD_NEIGHBOURS: Final[tuple[tuple[int, int, int], ...]] = _build_neighbours()
 
 #: ``START_PARTNERS[card]``: ``(close, gapped)`` masks of the cards that make a two-card start
 #: with ``card``: close (same rank, or same suit one rank away: either of two cards completes
 #: it) and gapped (same suit two ranks away: only the card between does).
-START_PARTNERS: tuple[tuple[int, int], ...] = tuple(
+START_PARTNERS: Final[tuple[tuple[int, int], ...]] = tuple(
     (same_rank | near, far) for same_rank, near, far in MELD_NEIGHBOURS
 )
 
@@ -260,7 +264,7 @@ def _build_rank_option_table() -> tuple[tuple[tuple[tuple[int, int, int, int], .
     return tuple(table)
 
 
-_RANK_OPTIONS = _build_rank_option_table()
+_RANK_OPTIONS: Final = _build_rank_option_table()
 
 
 def _set_choices(a: int, b: int, c: int, d: int, t: int) -> Iterator[tuple[int, int, int, int]]:
@@ -288,7 +292,7 @@ def _set_choices(a: int, b: int, c: int, d: int, t: int) -> Iterator[tuple[int, 
 
 #: Set choices by the cards of the ranks a hand holds three or four times (``set_choice_keeps``):
 #: filled as hands come up, and bounded by the deck (at most three such ranks in 11 cards).
-_CHOICES: dict[int, tuple[tuple[int, int, int, int], ...]] = {}
+_CHOICES: Final[dict[int, tuple[tuple[int, int, int, int], ...]]] = {}
 
 
 def set_choice_keeps(
@@ -433,8 +437,8 @@ def draw_deadwoods(mask: int, cards: Iterable[int]) -> list[int]:
 
 
 #: A card's suit (0 to 3) and its bit within the suit's 13-bit pattern.
-_SUIT_OF: tuple[int, ...] = tuple(card // 13 for card in range(52))
-_RANK_BIT: tuple[int, ...] = tuple(1 << card % 13 for card in range(52))
+_SUIT_OF: Final[tuple[int, ...]] = tuple(card // 13 for card in range(52))
+_RANK_BIT: Final[tuple[int, ...]] = tuple(1 << card % 13 for card in range(52))
 
 
 def deadwood_after_discard(mask: int, card: int) -> int:
@@ -444,7 +448,7 @@ def deadwood_after_discard(mask: int, card: int) -> int:
 
 #: ``_DROPS[suit << 13 | p]``, filled as patterns come up: ``(card, run deadwood of the
 #: pattern without that card)`` for every card of suit pattern ``p``, low card first.
-_DROPS: list[tuple[tuple[int, int], ...]] = [()] * (4 << 13)
+_DROPS: Final[list[tuple[tuple[int, int], ...]]] = [()] * (4 << 13)
 
 
 def _suit_drops(suit: int, p: int) -> tuple[tuple[int, int], ...]:
@@ -527,10 +531,10 @@ def discard_deadwoods(mask: int) -> list[tuple[int, int]]:
 #: ``_LEAST_DROP[p]``, filled as patterns come up (0: not yet): the discard from suit pattern
 #: ``p`` that leaves the least run deadwood, the highest card among equals, then the lowest
 #: rank, coded as one int that orders the same way: ``rest << 10 | (15 - value) << 6 | rank``.
-_LEAST_DROP: list[int] = [0] * 8192
+_LEAST_DROP: Final[list[int]] = [0] * 8192
 #: The same when some cards of the pattern may not be discarded, by ``p << 13 | allowed``
 #: (filled as they come up; at most one entry per pattern and subset of it).
-_LEAST_DROP_KEPT: dict[int, int] = {}
+_LEAST_DROP_KEPT: Final[dict[int, int]] = {}
 
 
 def _least_drop(p: int, allowed: int) -> int:
@@ -550,6 +554,46 @@ def _least_drop(p: int, allowed: int) -> int:
     else:
         _LEAST_DROP_KEPT[p << 13 | allowed] = best
     return best
+
+
+def _choice_discard(xa: int, xb: int, xc: int, xd: int, fa: int, fb: int, fc: int, fd: int,
+                    best: int) -> int:
+    """The better of ``best`` and the best discard (coded ``deadwood << 10 | least drop
+    code``, the card's suit added to its rank) when the suits' run patterns are ``xa`` to
+    ``xd`` and only the cards ``fa`` to ``fd`` of each may go."""
+    r = RUN_DEADWOOD
+    ya = r[xa]
+    yb = r[xb]
+    yc = r[xc]
+    yd = r[xd]
+    total = ya + yb + yc + yd
+    if xa:
+        v = (total - ya << 10) + _suit_drop(xa, xa & fa)
+        if v < best:
+            best = v
+    if xb:
+        v = (total - yb << 10) + _suit_drop(xb, xb & fb) + 13
+        if v < best:
+            best = v
+    if xc:
+        v = (total - yc << 10) + _suit_drop(xc, xc & fc) + 26
+        if v < best:
+            best = v
+    if xd:
+        v = (total - yd << 10) + _suit_drop(xd, xd & fd) + 39
+        if v < best:
+            best = v
+    return best
+
+
+def _suit_drop(p: int, allowed: int) -> int:
+    """The coded best discard among the cards ``allowed`` of the suit pattern ``p`` (see
+    ``_LEAST_DROP``). The pattern's best discard is also the best of those allowed when it is
+    one of them (the usual case: one table lookup)."""
+    code = _LEAST_DROP[p] or _least_drop(p, p)
+    if allowed != p and not allowed >> (code & 63) & 1:
+        code = _LEAST_DROP_KEPT.get(p << 13 | allowed) or _least_drop(p, allowed)
+    return code
 
 
 def best_discard(mask: int, keep: int = 0) -> tuple[int, int]:
@@ -573,87 +617,28 @@ def best_discard(mask: int, keep: int = 0) -> tuple[int, int]:
     c = mask >> 26 & 8191
     d = mask >> 39
     t = (a & b & (c | d)) | (c & d & (a | b))
-    r = RUN_DEADWOOD
-    least = _LEAST_DROP
-    kept = _LEAST_DROP_KEPT
-    best = _NO_DROP << 11
-    rows: list[tuple[int, int, int, int, int, int, int, int, int]]
-    if t:
-        # Each set choice with its run deadwood, least first: a discard takes at most 10
-        # points off a choice's deadwood, so once a choice's is more than 10 above the best
-        # discard found, it and every later one can be skipped.
-        rows = []
-        for ka, kb, kc, kd in set_choice_keeps(a, b, c, d, t):
-            xa = a & ka
-            xb = b & kb
-            xc = c & kc
-            xd = d & kd
-            ya = r[xa]
-            yb = r[xb]
-            yc = r[xc]
-            yd = r[xd]
-            rows.append((ya + yb + yc + yd, xa, xb, xc, xd, ya, yb, yc, yd))
-        rows.sort()
+    # The cards each suit may give up.
+    fa = ~keep & 8191
+    fb = ~keep >> 13 & 8191
+    fc = ~keep >> 26 & 8191
+    fd = ~keep >> 39 & 8191
+    if not t:
+        best = _choice_discard(a, b, c, d, fa, fb, fc, fd, _NO_DROP << 11)
     else:
-        ya = r[a]
-        yb = r[b]
-        yc = r[c]
-        yd = r[d]
-        rows = [(ya + yb + yc + yd, a, b, c, d, ya, yb, yc, yd)]
-    if keep:
-        ka_ = ~keep & 8191
-        kb_ = ~keep >> 13 & 8191
-        kc_ = ~keep >> 26 & 8191
-        kd_ = ~keep >> 39 & 8191
-    for total, xa, xb, xc, xd, ya, yb, yc, yd in rows:
-        if total - 10 > best >> 10:
-            break
-        if keep:
-            if xa:
-                allowed = xa & ka_
-                code = (least[xa] or _least_drop(xa, xa)) if allowed == xa else (
-                    kept.get(xa << 13 | allowed) or _least_drop(xa, allowed))
-                v = (total - ya << 10) + code
-                if v < best:
-                    best = v
-            if xb:
-                allowed = xb & kb_
-                code = (least[xb] or _least_drop(xb, xb)) if allowed == xb else (
-                    kept.get(xb << 13 | allowed) or _least_drop(xb, allowed))
-                v = (total - yb << 10) + code + 13
-                if v < best:
-                    best = v
-            if xc:
-                allowed = xc & kc_
-                code = (least[xc] or _least_drop(xc, xc)) if allowed == xc else (
-                    kept.get(xc << 13 | allowed) or _least_drop(xc, allowed))
-                v = (total - yc << 10) + code + 26
-                if v < best:
-                    best = v
-            if xd:
-                allowed = xd & kd_
-                code = (least[xd] or _least_drop(xd, xd)) if allowed == xd else (
-                    kept.get(xd << 13 | allowed) or _least_drop(xd, allowed))
-                v = (total - yd << 10) + code + 39
-                if v < best:
-                    best = v
-            continue
-        if xa:
-            v = (total - ya << 10) + (least[xa] or _least_drop(xa, xa))
-            if v < best:
-                best = v
-        if xb:
-            v = (total - yb << 10) + (least[xb] or _least_drop(xb, xb)) + 13
-            if v < best:
-                best = v
-        if xc:
-            v = (total - yc << 10) + (least[xc] or _least_drop(xc, xc)) + 26
-            if v < best:
-                best = v
-        if xd:
-            v = (total - yd << 10) + (least[xd] or _least_drop(xd, xd)) + 39
-            if v < best:
-                best = v
+        # Each set choice by its run deadwood, least first: a discard takes at most 10 points
+        # off a choice's deadwood, so once a choice's is more than 10 above the best discard
+        # found, it and every later one can be skipped. (Among choices of equal deadwood the
+        # order does not matter: the best is the least over all of them.)
+        r = RUN_DEADWOOD
+        choices = set_choice_keeps(a, b, c, d, t)
+        rows = sorted([(r[a & ka] + r[b & kb] + r[c & kc] + r[d & kd], i)
+                       for i, (ka, kb, kc, kd) in enumerate(choices)])
+        best = _NO_DROP << 11
+        for total, i in rows:
+            if total - 10 > best >> 10:
+                break
+            ka, kb, kc, kd = choices[i]
+            best = _choice_discard(a & ka, b & kb, c & kc, d & kd, fa, fb, fc, fd, best)
     if best >= _NO_DROP << 10:
         return -1, _NO_DROP
     return best & 63, best >> 10
@@ -799,10 +784,10 @@ def all_arrangements(mask: int) -> list[Arrangement]:
 
 
 #: Sort key of every meld (as Arrangement orders them), looked up instead of worked out.
-MELD_ORDER: dict[int, tuple[int, int, int]] = {m: _meld_sort_key(m) for m in ALL_MELDS}
+MELD_ORDER: Final[dict[int, tuple[int, int, int]]] = {m: _meld_sort_key(m) for m in ALL_MELDS}
 #: ``_RUN_PARTS[suit << 13 | p]``: :func:`run_parts`, filled as patterns come up (never
 #: empty once filled: every pattern splits at least one way).
-_RUN_PARTS: list[tuple[tuple[int, ...], ...]] = [()] * (4 << 13)
+_RUN_PARTS: Final[list[tuple[tuple[int, ...], ...]]] = [()] * (4 << 13)
 
 
 def run_parts(suit: int, p: int) -> tuple[tuple[int, ...], ...]:
@@ -821,7 +806,7 @@ def run_parts(suit: int, p: int) -> tuple[tuple[int, ...], ...]:
 #: ``_ONLY_SPLIT[suit << 13 | p]``, filled as patterns come up: ``(cards in runs, runs)`` of
 #: suit pattern ``p``'s split into runs when it splits one way only, shifted into ``suit``;
 #: ``(-1, ())`` when it splits several ways; None until filled.
-_ONLY_SPLIT: list[tuple[int, tuple[int, ...]] | None] = [None] * (4 << 13)
+_ONLY_SPLIT: Final[list[tuple[int, tuple[int, ...]] | None]] = [None] * (4 << 13)
 
 
 def _only_split(suit: int, p: int) -> tuple[int, tuple[int, ...]]:
@@ -1086,9 +1071,11 @@ def _build_layoff_lines(meld: int) -> tuple[tuple[int, ...], ...]:
     return (tuple(range(low - 1, suit_low - 1, -1)), tuple(range(high + 1, suit_low + 13)))
 
 
-LAYOFF_LINES = {m: _build_layoff_lines(m) for m in ALL_MELDS}
+LAYOFF_LINES: Final[dict[int, tuple[tuple[int, ...], ...]]] = {
+    m: _build_layoff_lines(m) for m in ALL_MELDS
+}
 #: The first card of each of a meld's layoff lines, as a mask.
-_LINE_STARTS = {
+_LINE_STARTS: Final[dict[int, int]] = {
     m: sum(1 << line[0] for line in lines if line) for m, lines in LAYOFF_LINES.items()
 }
 

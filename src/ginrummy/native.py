@@ -40,8 +40,9 @@ from types import ModuleType
 BUILD_HASHES = "native.json"
 
 #: The modules the build compiles: the card and solver layer under ``ginrummy.deadwood`` and
-#: ``ginrummy.settle_hand`` (issue 14: the public calls as fast as OpenSpiel's C++).
-COMPILED = ("cards", "melds", "settle", "solve")
+#: ``ginrummy.settle_hand`` (issue 14: the public calls as fast as OpenSpiel's C++), and the
+#: computer players' innermost loops (``develop``: ``simulate hard hard`` in a third less time).
+COMPILED = ("cards", "melds", "settle", "solve", "develop")
 
 _HERE = Path(__file__).resolve().parent
 

@@ -34,10 +34,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..cards import CARD_VALUE
+from ..develop import draw_outlook
 from ..melds import (
     best_discard,
     discard_deadwoods,
-    draw_deadwoods,
     layoff_lines,
     meld_neighbours,
     melds_with,
@@ -331,17 +331,6 @@ def _fill(weights: list[float], cards: list[int], count: int) -> list[float]:
         capped_set = set(capped)
         free = [c for c in free if c not in capped_set]
     return prob
-
-
-def draw_outlook(hand_mask: int, stock: Sequence[tuple[int, float]]) -> float:
-    """Expected least deadwood after drawing one card from ``stock`` (``(card, probability)``
-    pairs) and discarding the best card: low when many unseen cards would help the hand."""
-    total = 0.0
-    for (_, weight), deadwood in zip(
-        stock, draw_deadwoods(hand_mask, [card for card, _ in stock]), strict=True
-    ):
-        total += weight * deadwood
-    return total
 
 
 @dataclass(frozen=True)

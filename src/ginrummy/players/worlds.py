@@ -17,8 +17,9 @@ import random
 from collections.abc import Callable
 
 from ..cards import CARD_VALUE
+from ..develop import develop_hand, guess_hand
 from ..hand import Hand
-from ..melds import best_discard, discard_deadwoods, melds_with, min_deadwood
+from ..melds import discard_deadwoods, min_deadwood
 from ..view import PlayerView
 from .knowledge import Fit, OpponentModel, PastPlay, opponent_turns
 
@@ -70,16 +71,7 @@ class _Guesser:
         self.fixed = self.known if self.hidden <= 0 or not self.unseen else None
 
     def guess(self, rng: random.Random) -> int:
-        random_ = rng.random
-        keyed = sorted([(random_() ** p, c) for c, p in zip(self.unseen, self.powers, strict=True)],
-                       reverse=True)
-        hand = self.known
-        for _, c in keyed[: self.hidden]:
-            hand |= 1 << c
-        if self.extra:
-            pool = [c for c in self.unseen if not hand >> c & 1]
-            hand = develop_hand(hand, self.known, pool, self.extra, rng)
-        return hand
+        return guess_hand(self.unseen, self.powers, self.hidden, self.known, self.extra, rng)
 
 
 def sample_worlds(view: PlayerView, model: OpponentModel, rng: random.Random, count: int, *,
@@ -156,56 +148,6 @@ def _screened(guesser: _Guesser, rng: random.Random, count: int, tries: int,
         spare.sort()
         kept.extend(hand for _, _, hand in spare[: count - len(kept)])
     return kept
-
-
-def develop_hand(hand: int, known: int, pool: list[int], extra: int, rng: random.Random) -> int:
-    """``extra`` times: a random card of ``pool`` comes into ``hand`` and the discard leaving
-    the least deadwood goes out (the highest card among equals, then the lowest index; never
-    a ``known`` card); a card thrown out returns to ``pool``.
-
-    A card that melds with nothing in the hand is always deadwood, so discarding ``x`` instead
-    leaves ``least deadwood of (hand - x)`` plus its value, the same for every ``x``: the best
-    ten-card discard (:func:`~ginrummy.melds.best_discard`) is found once and reused until the
-    hand changes. The answers are those of the plain loop in :func:`develop_reference`, which
-    a test compares it with.
-    """
-    # The best of the ten-card discards (card, deadwood, value), or -1 for none yet worked
-    # out for this hand (-2: every card of the hand is known).
-    ten_card = -1
-    ten_dw = ten_value = ten_least = 0
-    randrange = rng.randrange
-    take = pool.pop
-    for _ in range(extra):
-        card = take(randrange(len(pool)))
-        if melds_with(hand, card):
-            worst = best_discard(hand | 1 << card, known)[0]
-        else:
-            if ten_card == -1:
-                ten_least = min_deadwood(hand)
-                ten_card, ten_dw = best_discard(hand, known)
-                if ten_card < 0:
-                    ten_card = -2
-                else:
-                    ten_value = CARD_VALUE[ten_card]
-            value = CARD_VALUE[card]
-            worst = card
-            if ten_card >= 0:
-                # Discarding the new card leaves ten_least; discarding ten_card leaves its
-                # deadwood plus the new card's value. Ties: the higher card, then the lower
-                # index.
-                dw = ten_dw + value
-                if dw < ten_least or (
-                    dw == ten_least
-                    and (ten_value > value or (ten_value == value and ten_card < card))
-                ):
-                    worst = ten_card
-        if worst != card:
-            hand = (hand | 1 << card) & ~(1 << worst)
-            pool.append(worst)
-            ten_card = -1
-        if not pool:
-            break
-    return hand
 
 
 def develop_reference(hand: int, known: int, pool: list[int], extra: int,
