@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import bruteforce as bf
 from budget import examples
 from deals import build_deck, mask
-from ginrummy import Hand, Match, PlayerView, get_rules
+from ginrummy import Card, Hand, Match, PlayerView, get_rules
 from ginrummy.events import OVER
 from ginrummy.rules import PROFILE_NAMES
 from policies import choose_move
@@ -75,6 +75,7 @@ def check_view(h: Hand, seat: int, v: PlayerView) -> None:
     assert v.phase == h.phase and v.to_play == h.to_play
     assert v.hand_mask == h.hands[seat]
     assert list(v.discard_pile) == list(h.discard_pile)
+    assert all(type(c) is Card for c in (*v.discard_pile, v.upcard, *v.opponent_discards))
     assert v.stock_count == len(h.stock)
     assert v.upcard == h.upcard and v.knock_limit == h.knock_limit
     assert v.multiplier == h.multiplier
@@ -141,6 +142,23 @@ def test_views_in_seeded_hands() -> None:
     for i in range(30):
         rules = get_rules(PROFILE_NAMES[i % 5], last_discard_chance=i % 2 == 0)
         play_and_check(Hand(rules, seed=f"views/{i}", dealer=i % 2), rng)
+
+
+def test_views_after_moves_are_taken_back() -> None:
+    # Undoing restores the pile a view reads (the hand keeps it as the cards themselves):
+    # every view after an undo, and after playing on differently, is checked in full.
+    rng = random.Random("undo views")
+    for i in range(20):
+        h = Hand(get_rules(PROFILE_NAMES[i % 5]), seed=f"undo/{i}", dealer=i % 2)
+        takebacks = 6
+        while not h.over:
+            h.play(choose_move(h, rng, 0.0, 0.8))
+            if takebacks and rng.random() < 0.2:
+                takebacks -= 1
+                for _ in range(rng.randrange(1, min(4, len(h.history)) + 1)):
+                    h.undo()
+            for seat in (0, 1):
+                check_view(h, seat, h.view(seat))
 
 
 # ---------------------------------------------------------------------------------------------

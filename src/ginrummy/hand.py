@@ -160,7 +160,7 @@ class _Snapshot(NamedTuple):
 
     hands: tuple[int, int]
     stock_count: int
-    discard_pile: tuple[int, ...]
+    discard_pile: tuple[Card, ...]
     to_play: int
     phase: Phase
     taken: int
@@ -227,7 +227,8 @@ class Hand(Verifier):
     deck: tuple[Card, ...]
     hands: list[int]
     stock: list[int]
-    discard_pile: list[int]
+    #: The pile, bottom first, as the shared :class:`Card` of each card (a view copies it).
+    discard_pile: list[Card]
     to_play: int
     phase: Phase
     taken: int
@@ -271,7 +272,7 @@ class Hand(Verifier):
         self.deck = tuple(Card(c) for c in order)
         self.hands = [h0, h1]
         self.stock = stock
-        self.discard_pile = [up]
+        self.discard_pile = [_CARD_OF[up]]
 
     def _blank(self, rules: RuleSet, dealer: int, upcard: Card, *, lean: bool = False) -> None:
         """Set every slot: the opening position of a hand dealt ``upcard`` with no cards
@@ -404,7 +405,7 @@ class Hand(Verifier):
             self.phase,
             to_play,
             self.hands[seat],
-            tuple(map(_CARD_OF.__getitem__, self.discard_pile)),
+            tuple(self.discard_pile),
             len(self.stock),
             self.upcard,
             self.knock_limit,
@@ -500,7 +501,7 @@ class Hand(Verifier):
         hands[opponent] = opponent_mask
         hand.hands = hands
         hand.stock = stock_cards
-        hand.discard_pile = [int(c) for c in view.discard_pile]
+        hand.discard_pile = [_CARD_OF[c] for c in view.discard_pile]
         hand.to_play = view.to_play
         hand.phase = view.phase
         hand.knock_limit = view.knock_limit
@@ -635,7 +636,7 @@ class Hand(Verifier):
         seat = self.to_play
         self.hands[seat] &= ~(1 << card)
         self._known[seat] &= ~(1 << card)
-        self.discard_pile.append(card)
+        self.discard_pile.append(_CARD_OF[card])
         if not self.lean:
             self._record(Event(seat, Move.discard(card), Card(card)))
         self.taken = -1
