@@ -137,10 +137,15 @@ def action_mask(view: PlayerView) -> npt.NDArray[np.int8]:
     return mask
 
 
+#: The integer types an action may be (``int | np.integer`` spelt as a tuple: the union would
+#: be built again at every step).
+_INTEGERS = (int, np.integer)
+
+
 def is_action_number(value: object) -> bool:
     """Whether ``value`` is an integer, Python's or NumPy's (a bool is not): what an action
     is, before its range and the mask are asked. A float, a string or an array never is."""
-    return not isinstance(value, bool) and isinstance(value, int | np.integer)
+    return not isinstance(value, bool) and isinstance(value, _INTEGERS)
 
 
 def move_of(action: int | np.integer[Any], view: PlayerView) -> Move:
