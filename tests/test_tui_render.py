@@ -9,6 +9,7 @@ import io
 import re
 
 import pytest
+from rich.cells import cell_len
 from rich.console import Console, RenderableType
 
 from ginrummy.cards import Card, cards_of_mask
@@ -16,8 +17,8 @@ from ginrummy.explain import explain_result
 from ginrummy.match import Match
 from ginrummy.players import make
 from ginrummy.rules import get_rules
-from ginrummy.sheet import GameSheet, SheetRow
-from ginrummy.tui.pages import render_help, render_rules, render_sheet
+from ginrummy.sheet import GameSheet, SheetRow, score_sheet
+from ginrummy.tui.pages import ScoreSheet, render_help, render_rules, render_sheet, sheet_summary
 from ginrummy.tui.render import (
     moves_text,
     prompt_text,
@@ -250,6 +251,120 @@ def test_single_game_sheet_has_one_column_per_player() -> None:
                                 get_rules("traditional"), plain=True))
     assert re.search(r"Hand\s+Dealer\s+Ending\s+Points\s+You\s+Computer", text)
     assert re.search(r"1\s+Computer\s+gin \(Computer\)\s+45\s+0\s+45", text)
+
+
+#: Two 24-character names: too long for a 40-column sheet's columns.
+LONG_NAMES = ("Bartholomew Featherstone", "Wilhelmina Fitzgeraldson")
+
+
+def played_sheet(
+    hollywood: bool, names: tuple[str, str], hands: int | None = None
+) -> tuple[list[SheetRow], list[GameSheet], Match]:
+    """The sheet of a match (games to 50) played by the scripted player in both seats, after
+    ``hands`` hands or to its end."""
+    match = Match(get_rules("traditional", hollywood=hollywood, target=50), seed="narrow")
+    while True:
+        while not match.hand.over:
+            match.play(greedy_choice(match.view(match.hand.to_play)))
+        if match.over or len(match.hands) == hands:
+            break
+        match.next_hand()
+    rows, games = score_sheet(match, names, you=0)
+    return rows, games, match
+
+
+def lines_of(text: str) -> list[str]:
+    return [line.rstrip() for line in text.splitlines()]
+
+
+@pytest.mark.parametrize("plain", [True, False])
+@pytest.mark.parametrize("names", [LONG_NAMES, NAMES])
+@pytest.mark.parametrize("hands", [6, None])
+def test_a_hollywood_sheet_at_40_columns_cuts_nothing(
+    plain: bool, names: tuple[str, str], hands: int | None
+) -> None:
+    rows, games, match = played_sheet(True, names, hands)
+    assert any(not all(row.entered) for row in rows)  # some hands count in fewer games
+    text = text_of(render_sheet(rows, games, names, match.rules, plain=plain), width=40)
+    assert "…" not in text
+    lines = lines_of(text)
+    assert all(cell_len(line) <= 40 for line in lines)
+    # Every name whole on a line; every game's running score after every hand it counts in.
+    assert f"Game scores read {names[0]}-{names[1]}." in " ".join(text.split())
+    blocks = text.split("Hand ")[1:]
+    assert len(blocks) == len(rows)
+    for row, block in zip(rows, blocks, strict=True):
+        said = [line.strip() for line in block.splitlines()]
+        assert said[0] == str(row.hand)
+        assert f"Dealer: {names[row.dealer]}" in said
+        if row.winner is not None:
+            assert f"Winner: {names[row.winner]}" in said and f"Points: {row.points}" in said
+        for g, (entered, (a, b)) in enumerate(zip(row.entered, row.running, strict=True)):
+            assert (f"Game {g + 1}: {a}-{b}" in said) == entered
+    # The notes: each game's points, its bonuses and final totals once over.
+    flat = " ".join(text.split())
+    for line in sheet_summary(games, names, match.rules.target):
+        assert line in flat
+    for g in games:
+        for seat in (0, 1):
+            total = f"= {g.totals[seat]}" if g.over else f"{names[seat]} {g.points[seat]}"
+            assert total in flat
+
+
+@pytest.mark.parametrize("plain", [True, False])
+def test_a_single_game_sheet_with_long_names_at_40_columns_cuts_nothing(plain: bool) -> None:
+    rows, games, match = played_sheet(False, LONG_NAMES)
+    [game] = games
+    assert game.over
+    text = text_of(render_sheet(rows, games, LONG_NAMES, match.rules, plain=plain), width=40)
+    assert "…" not in text
+    lines = [line.strip() for line in lines_of(text)]
+    assert all(cell_len(line) <= 40 for line in lines)
+    a_name, b_name = LONG_NAMES
+    # The running score after each hand, one player a line, each name whole.
+    scores = [(lines[i], lines[i + 1]) for i, line in enumerate(lines) if line.startswith("Score:")]
+    assert scores == [
+        (f"Score:  {a_name} {a}", f"{b_name} {b}") for row in rows for (a, b) in row.running
+    ]
+    for row in rows:
+        assert f"Dealer: {LONG_NAMES[row.dealer]}" in lines
+    flat = " ".join(text.split())
+    assert f"= {game.totals[0]}; {b_name} " in flat and f"= {game.totals[1]}: " in flat
+    for line in sheet_summary(games, LONG_NAMES, match.rules.target):
+        assert line in flat
+
+
+def test_a_cancelled_hand_on_a_narrow_sheet_names_no_winner() -> None:
+    rows = [
+        SheetRow(1, 1, "knock: you score 40", 0, 40, (True,), ((40, 0),)),
+        SheetRow(2, 0, "cancelled (stock ran out)", None, 0, (True,), ((40, 0),)),
+    ]
+    text = text_of(render_sheet(rows, [_game(0, (40, 0), (1, 0), False)], LONG_NAMES,
+                                get_rules("traditional"), plain=True), width=40)
+    second = [line.strip() for line in text.split("Hand 2")[1].splitlines()]
+    assert second[1:5] == [
+        f"Dealer: {LONG_NAMES[0]}",
+        "Ending: cancelled (stock ran out)",
+        f"Score:  {LONG_NAMES[0]} 40",
+        f"{LONG_NAMES[1]} 0",
+    ]
+
+
+@pytest.mark.parametrize("plain", [True, False])
+@pytest.mark.parametrize("hollywood", [True, False])
+@pytest.mark.parametrize("names", [LONG_NAMES, NAMES])
+def test_at_normal_widths_the_sheet_is_the_table_as_before(
+    plain: bool, hollywood: bool, names: tuple[str, str]
+) -> None:
+    rows, games, match = played_sheet(hollywood, names)
+    sheet = ScoreSheet(rows, games, names, match.rules, plain=plain)
+    for width in (100, 200) if names == LONG_NAMES else (80, 100):
+        drawn = text_of(render_sheet(rows, games, names, match.rules, plain=plain), width)
+        assert drawn == text_of(sheet.wide(), width)
+        assert re.search(r"Hand\s+Dealer\s+Ending\s+Points", drawn)
+    assert text_of(render_sheet(rows, games, names, match.rules, plain=plain), 40) == (
+        text_of(sheet.stacked(), 40)
+    )
 
 
 def test_plain_mode_is_ascii_only() -> None:

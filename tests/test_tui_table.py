@@ -15,7 +15,7 @@ from ginrummy.match import Match
 from ginrummy.players import Player, make
 from ginrummy.rules import get_rules
 from ginrummy.tui.parse import short_move
-from ginrummy.tui.saves import SavedMatch, SaveMeta, SaveStore
+from ginrummy.tui.saves import SavedMatch, SaveMeta, SaveStore, new_saved_match
 from ginrummy.tui.table import TerminalTable
 from tui_support import greedy_choice, match_with
 
@@ -213,3 +213,61 @@ def test_every_prompt_comes_after_the_save(tmp_path: Path) -> None:
     s.script = [check_then_play] * 2000
     assert s.run() is True
     assert len(checked) > 20 and any(n > 0 for n in checked)
+
+
+BETWEEN_SEALED = ("Press Enter to deal hand {n} or q to quit; or type sheet, rules, commitment, "
+                  "'seed TEXT', coach or help.")
+
+
+def test_between_hands_text_that_is_no_command_says_so(tmp_path: Path) -> None:
+    """Before a deal, a line that is not one of the between-hands commands is named and
+    answered with what can be typed; it deals nothing and changes nothing. Enter deals."""
+    saved = new_saved_match(get_rules("traditional"), "random", "between", NAMES)
+    s = Session(saved, tmp_path, [])
+    before = s.store.current.read_bytes()
+    typed = ["tea", "  Tea Time ", "1z", "d", "x 7h", "sort", "l", "coach maybe"]
+
+    def unchanged(line: str) -> Callable[[object], str]:
+        def check(view: object) -> str:
+            assert view is None and not s.table.match.hands  # nothing dealt
+            assert s.store.current.read_bytes() == before  # nothing saved
+            return line
+        return check
+
+    s.script = [unchanged(line) for line in typed] + [unchanged(""), "q"]
+    assert s.run() is False
+    rest = BETWEEN_SEALED.format(n=1)
+    for line in ("tea", "Tea Time", "1z"):
+        assert f"'{line}' is not a command. {rest}" in s.text
+    for line in ("d", "x 7h", "sort", "l"):
+        assert f"'{line}' works only during a hand; hand 1 is not dealt yet. {rest}" in s.text
+    assert "Say 'coach on' or 'coach off' (or just 'coach' to switch)." in s.text
+    assert s.prompts[: len(typed) + 1] == ["Press Enter to deal hand 1 (q to quit) > "] * (
+        len(typed) + 1
+    )
+    assert not s.prompts[len(typed) + 1].startswith("Press Enter")  # the empty line dealt
+    assert len(s.store.read().match.hands) == 1
+
+
+def test_between_hands_of_an_unsealed_match_no_seed_is_offered(tmp_path: Path) -> None:
+    s = Session(fresh(tmp_path, target=500), tmp_path, [])
+    turn = scripted(1)[0]
+    between = ["tea", "seed mine", "commitment", ""]
+    saves: list[bytes] = []
+
+    def play(view: object) -> str:
+        if len(s.table.match.hands) == 2:
+            return "q"
+        if view is not None and view.phase == "over":  # type: ignore[attr-defined]
+            saves.append(s.store.current.read_bytes())
+            return between.pop(0)
+        return turn(view)
+
+    s.script = [play] * 400
+    assert s.run() is False
+    assert not between and len(set(saves)) == 1  # no line before the deal changed the save
+    assert ("'tea' is not a command. Press Enter to deal hand 2 or q to quit; or type sheet, "
+            "rules, coach or help.") in s.text
+    assert ("This match was started before sealed deals: its hands are not sealed, so there "
+            "is no client seed to choose.") in s.text
+    assert len(s.store.read().match.hands) == 2

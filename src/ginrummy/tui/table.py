@@ -56,6 +56,9 @@ __all__ = ["TerminalTable", "COACH_SEED"]
 #: The terminal coach's seed: fixed, so the same decision always gets the same remark.
 COACH_SEED = "terminal"
 
+#: What works between hands (besides ``seed TEXT``, read before the commands).
+BETWEEN_HANDS = frozenset({"enter", "quit", "commitment", "sheet", "coach", "rules", "help"})
+
 #: The tutorial's tip before the first deal (the other tips come from :mod:`.tutorial`).
 SEALED_TIP = ("Tip: press Enter to deal. The line above seals the deck before you choose a "
               "seed, so you can check the deal once the hand is over.")
@@ -495,13 +498,23 @@ class TerminalTable:
             self.say(SEALED_TIP, "green")
         line = self.ask(f"Press Enter to deal hand {n + 1} (q to quit) > ")
         word = line.strip().lower()
-        if self.saved.sealer is not None and (word == "seed" or word.startswith("seed ")):
-            self._set_seed(n, line)
+        if word == "seed" or word.startswith("seed "):
+            if self.saved.sealer is None:
+                self.say("This match was started before sealed deals: its hands are not "
+                         "sealed, so there is no client seed to choose.", "yellow")
+            else:
+                self._set_seed(n, line)
             return
         try:
-            command = parse_command(line)
-        except GinRummyError:
-            command = Command("look")
+            command: Command | None = parse_command(line)
+        except GinRummyError as exc:
+            if word.split()[0] == "coach":  # 'coach maybe': the parser says what fits
+                self.say(str(exc), "yellow")
+                return
+            command = None
+        if command is None or command.action not in BETWEEN_HANDS:
+            self.say(self._not_between_hands(line, n, command), "yellow")
+            return
         if command.action == "quit":
             raise Quit
         if command.action == "enter":
@@ -518,9 +531,18 @@ class TerminalTable:
             self.show(render_rules(self.match.rules, self.plain))
         elif command.action == "help":
             self.show(render_help(self.plain))
-        else:
-            choose = ", 'seed TEXT' to choose its client seed," if self.saved.sealer else ""
-            self.say(f"Press Enter to deal the next hand{choose} or q to quit.", "yellow")
+
+    def _not_between_hands(self, line: str, n: int, command: Command | None) -> str:
+        """The answer to a line that does nothing before hand ``n + 1`` is dealt: what was
+        typed, and what can be typed instead. Nothing is dealt and nothing changes."""
+        typed = repr(line.strip())
+        if command is None:
+            said = f"{typed} is not a command."
+        else:  # a move, 'sort', 'moves', 'look': they need a hand on the table
+            said = f"{typed} works only during a hand; hand {n + 1} is not dealt yet."
+        others = ("sheet, rules, commitment, 'seed TEXT', coach or help"
+                  if self.saved.sealer is not None else "sheet, rules, coach or help")
+        return f"{said} Press Enter to deal hand {n + 1} or q to quit; or type {others}."
 
     def _finish(self) -> None:
         rows, games = score_sheet(self.match, self.names, you=self.you)
