@@ -42,7 +42,7 @@ def test_learn_lists_plays_and_explains_a_situation() -> None:
     child = spawn("learn", "--plain")
     child.expect_exact("Layoffs:")
     child.expect_exact(f"{number:2d}. Layoffs chain along a run")
-    child.expect_exact("Choose a situation by number or id (q to quit) > ")
+    child.expect_exact("Situation number or id (q to quit) > ")
     child.sendline(str(number))
     child.expect_exact("Situation: Layoffs chain along a run")
     child.expect_exact("Your cards: ")
@@ -66,7 +66,7 @@ def test_learn_lists_plays_and_explains_a_situation() -> None:
     child.expect_exact("Takeaway: ")
     child.expect_exact("Press Enter for the list (q to quit) > ")
     child.sendline("")
-    child.expect_exact("Choose a situation by number or id (q to quit) > ")
+    child.expect_exact("Situation number or id (q to quit) > ")
     child.sendline("qka-not-a-run")
     child.expect(r"Discard \(x <card>\) > $")
     child.sendline("x ks")
@@ -98,7 +98,7 @@ def test_play_tutorial_tips_each_decision_and_can_be_skipped(tmp_path: Path) -> 
     child = spawn("play", "--tutorial", "--plain", "--seed", "tip", data=tmp_path)
     child.expect_exact("New match: traditional")
     child.expect_exact("Tip: press Enter to deal.")  # the first hand is sealed first
-    child.expect_exact("Press Enter to deal hand 1")
+    child.expect_exact("Press Enter for hand 1")
     child.sendline("")
     child.expect(r"Tip: (the upcard|start your turn)")
     first = child.match.group(1)
@@ -156,3 +156,21 @@ def test_lesson_lines_wrap_between_words_at_a_narrow_console() -> None:
     lines = out.getvalue().splitlines()
     assert len(lines) > 1 and all(len(line) <= 24 for line in lines)
     assert " ".join(line.strip() for line in lines) == text  # every break is between words
+
+
+def test_a_match_s_commands_in_a_situation_are_answered() -> None:
+    """``coach``, ``commitment`` and ``seed TEXT`` belong to a match: in a situation each gets a
+    sentence and the question again (they used to stop the lesson with an AssertionError)."""
+    script = ["coach", "commitment", "seed mine"]
+    prompts: list[str] = []
+
+    def ask(prompt: str) -> str | None:
+        prompts.append(prompt)
+        return script.pop(0) if script else None
+
+    console = Console(record=True, width=200, color_system=None)
+    assert not LessonTable(console, plain=True, ask=ask).play(SITUATIONS[0])
+    text = console.export_text()
+    for word in ("coach", "commitment", "seed"):
+        assert f"'{word}' belongs to a real match (ginrummy play)" in text
+    assert len(prompts) == 4 and len(set(prompts)) == 1  # the same question each time

@@ -5,6 +5,7 @@ code that words them."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from click.testing import CliRunner
@@ -95,8 +96,9 @@ def test_replay_says_who_won_by_the_rule_and_by_how_much() -> None:
     result = CliRunner().invoke(main, ["replay", "-"], input=text, env={"COLUMNS": "240"})
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "gin: You score 118" in out and "You scores" not in out
-    assert "knock: Computer scores 3" in out
+    # The terminal table's sheet: each hand's ending with its winner, then its points.
+    assert re.search(r"gin \(You\) +118 ", out) and "You scores" not in out
+    assert re.search(r"knock \(Computer\) +3 ", out)
     assert (f"You won, having reached 100 first, though Computer's final total is higher, "
             f"by {b - a}.") in out
 

@@ -8,8 +8,10 @@ matches run with ``--slow``.
 
 from __future__ import annotations
 
+import io
 import json
 import random
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rich.console import Console
 
 from budget import examples
 from deals import build_deck
@@ -26,6 +29,8 @@ from ginrummy.cli import main
 from ginrummy.players import make
 from ginrummy.rules import PROFILE_NAMES, RuleSet
 from ginrummy.selfplay import play_match
+from ginrummy.sheet import score_sheet
+from ginrummy.tui.pages import render_sheet
 
 
 def random_match(rules: RuleSet, seed: str) -> Match:
@@ -362,8 +367,9 @@ def test_replay_command_prints_the_score_sheet(tmp_path: Path, base: dict[str, A
         assert g.winner == (0 if g.totals[0] > g.totals[1] else 1)
         name = ("Ann", "Bob")[g.winner]
         assert f"{name} won by {abs(g.totals[0] - g.totals[1])} point" in out
-    for i in range(1, len(m.hands) + 1):
-        assert f"│ {i:>4} │" in out or f"| {i:>4} |" in out
+    rows, _ = score_sheet(m, ("Ann", "Bob"))
+    for row in rows:  # a row per hand: its number and who dealt
+        assert re.search(rf"^ *{row.hand} +{('Ann', 'Bob')[row.dealer]} ", out, re.MULTILINE)
 
 
 def test_replay_shows_names_as_text_never_as_markup(base: dict[str, Any]) -> None:
@@ -422,3 +428,50 @@ def test_round_trip_declared_knock_and_stacked_decks() -> None:
     assert m.hand.result is not None and m.hand.result.knocker_deadwood == 8
     again = round_trip(m)
     assert again.hand.moves[-1] == "knock Kh with 7c7d7h 7s8s9s"
+
+
+#: Names too long for a 40-column table's columns.
+LONG_NAMES = ["Bartholomew Featherstone", "Wilhelmina Fitzgeraldson"]
+
+
+@pytest.mark.parametrize("hollywood", [False, True])
+def test_replay_at_40_columns_cuts_nothing(hollywood: bool) -> None:
+    """At 40 columns the sheet is stacked, one block per hand, as at the terminal table: every
+    name, ending and score whole, no line wider than the terminal."""
+    rules = get_rules("traditional", target=30, hollywood=hollywood)
+    m = play_match(rules, [make("simple", seed="a"), make("simple", seed="b")], seed="narrow")
+    assert m.over
+    text = record.dumps(m, players=LONG_NAMES)
+    result = CliRunner().invoke(main, ["replay", "-"], input=text, env={"COLUMNS": "40"})
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "…" not in out
+    assert all(len(line.rstrip()) <= 40 for line in out.splitlines())
+    names = (LONG_NAMES[0], LONG_NAMES[1])
+    rows, games = score_sheet(m, names)
+    blocks = out.split("\nHand ")[1:]
+    assert len(blocks) == len(rows)
+    for row, block in zip(rows, blocks, strict=True):
+        said = [line.strip() for line in block.splitlines()]
+        assert said[0] == str(row.hand)
+        assert f"Dealer: {names[row.dealer]}" in said
+        assert f"Ending: {row.outcome.split(':')[0]}" in said
+        if row.winner is not None:
+            assert f"Winner: {names[row.winner]}" in said and f"Points: {row.points}" in said
+    flat = " ".join(out.split())
+    for g in games:
+        for seat in (0, 1):
+            assert f"{names[seat]} {g.points[seat]}" in flat and f"= {g.totals[seat]}" in flat
+
+
+def test_replay_draws_the_terminal_table_s_sheet(base: dict[str, Any]) -> None:
+    """Replay and the terminal table draw one sheet: where the table fits, the replay prints
+    exactly what the table's page draws at that width."""
+    m = record.loads(to_toml(base))
+    rows, games = score_sheet(m, ("Ann", "Bob"))
+    for width in (80, 120):
+        result = CliRunner().invoke(main, ["replay", "-"], input=to_toml(base),
+                                    env={"COLUMNS": str(width)})
+        page = Console(file=io.StringIO(), width=width, color_system=None, record=True)
+        page.print(render_sheet(rows, games, ("Ann", "Bob"), m.rules))
+        assert result.output.startswith(page.export_text())

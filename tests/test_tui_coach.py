@@ -10,6 +10,7 @@ import pytest
 import ginrummy.tui.table as table_module
 from ginrummy.coach import Coach
 from ginrummy.tui.parse import Command, parse_command
+from ginrummy.tui.render import deal_prompt
 from ginrummy.tui.saves import SavedMatch
 from ginrummy.tui.table import SEALED_TIP
 from ginrummy.tui.tutorial import FINAL_TIP, tutorial_tip
@@ -68,11 +69,11 @@ def test_play_with_the_coach_in_a_terminal(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--plain", "--level", "random", "--coach", "--seed", "coach")
     log: list[str] = []
     child.logfile_read = _Collect(log)
-    assert prompt(child) == "Press Enter to deal hand 1 (q to quit)"  # the sealed first deal
+    assert prompt(child) == deal_prompt(1).removesuffix(" > ")  # the sealed first deal
     child.sendline("")
     for _ in range(120):
         question = prompt(child)
-        if question is None or question.startswith("Press Enter to deal hand 2"):
+        if question is None or question == deal_prompt(2).removesuffix(" > "):
             break
         child.sendline(answer(child, question))
     else:

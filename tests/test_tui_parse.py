@@ -119,3 +119,12 @@ def test_short_moves_are_what_people_type() -> None:
     # Every short form reads back as the same engine move.
     for move in ("draw", "take", "pass", "discard Th", "knock 7h", "big gin"):
         assert parse_command(short_move(move)).move == move
+
+
+def test_seed_keeps_its_text_as_typed() -> None:
+    assert parse_command("seed Ann's lucky 7") == Command("seed", arg="Ann's lucky 7")
+    assert parse_command("  SEED  two spaces\n") == Command("seed", arg=" two spaces")
+    assert parse_command("seed tail ") == Command("seed", arg="tail ")
+    assert parse_command("seed") == Command("seed") == parse_command(" Seed  ")
+    with pytest.raises(CommandError, match="is not a command"):
+        parse_command("seedling")

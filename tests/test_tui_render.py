@@ -137,7 +137,7 @@ def test_prompts_name_the_moves_of_the_phase() -> None:
     match.play("discard Jh")
     match.play("draw")
     match.play("discard 2d")
-    draw = "Draw from the stock (d) or take the {} (t) > "
+    draw = "Draw (d) or take the {} (t) > "
     assert prompt_text(match.view(0), plain=True) == draw.format("2d")
     assert prompt_text(match.view(0), plain=False) == draw.format("2♦")
 

@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from ginrummy.cli import main
+from ginrummy.match import Match
 from ginrummy.players import Player, make
 from ginrummy.rules import get_rules
 from ginrummy.shuffle import SealError, check_client_seed
@@ -22,7 +23,7 @@ from ginrummy.tui.sealing import short_commitment
 from ginrummy.tui.table import TerminalTable
 from ginrummy.verify import verify_record
 from ginrummy.view import PlayerView
-from test_tui_table import NAMES, Session, scripted
+from test_tui_table import META, NAMES, Session, scripted
 
 
 def sealed(seed: str | None = None, target: int = 20) -> SavedMatch:
@@ -87,7 +88,7 @@ def test_seed_and_commitment_commands_before_the_deal(tmp_path: Path) -> None:
                             plain=True, ask=s.ask)
     s.run()
     assert s.text.count(f"Hand 1: commitment {commitment}") == 2
-    assert "This hand is already dealt; 'seed TEXT' chooses the client seed" in s.text
+    assert "Hand 1 is already dealt: type it before the next deal." in s.text
     assert hands_meta(s.store.current.read_text(encoding="utf-8"))[0]["client_seed"] == mine
 
 
@@ -196,3 +197,37 @@ def test_the_dealer_is_named_with_the_verb_that_agrees(tmp_path: Path) -> None:
         subject = "You deal" if NAMES[dealer] == "You" else f"{NAMES[dealer]} deals"
         assert f"{subject}; nonce {number};" in s.text
     assert "You deals" not in s.text
+
+
+@pytest.mark.parametrize("sealed_match", [True, False])
+def test_seed_during_a_hand_says_what_it_is_and_when_it_works(
+    tmp_path: Path, sealed_match: bool
+) -> None:
+    """``seed TEXT`` typed while a hand is played (or in a match started before sealed deals,
+    at any time) is named as the command it is, with when it works; it changes nothing."""
+    if sealed_match:
+        saved = sealed("during")
+        script: list[object] = [""]  # deal hand 1
+    else:
+        saved = SavedMatch(Match(get_rules("traditional", target=500), seed="t"), NAMES, META)
+        script = []  # hand 1 is dealt already
+    s = Session(saved, tmp_path, script)
+    s.run()
+    before = s.store.current.read_bytes()
+    typed = ["seed x", "seed", "SEED  Ann's 7"]
+    s.script = list(typed)
+    s.table = TerminalTable(s.store.read(), make("random", seed=1), s.store, s.console,
+                            plain=True, ask=s.ask)
+    s.run()
+    assert s.store.current.read_bytes() == before
+    assert s.table.match.hands and not s.table.match.hand.over  # asked during hand 1
+    text = " ".join(s.text.split())
+    assert "is not a command" not in text
+    works = ("'seed TEXT' chooses your client seed between hands, before the deal, in a sealed "
+             "match.")
+    if sealed_match:
+        why = "Hand 1 is already dealt: type it before the next deal."
+    else:
+        why = ("This match was started before sealed deals: its hands are not sealed, so there "
+               "is no client seed to choose.")
+    assert text.count(f"{works} {why}") == len(typed)

@@ -14,7 +14,9 @@ from ginrummy.hand import Hand
 from ginrummy.match import Match
 from ginrummy.players import Player, make
 from ginrummy.rules import get_rules
+from ginrummy.tui.pages import render_rules
 from ginrummy.tui.parse import short_move
+from ginrummy.tui.render import deal_prompt
 from ginrummy.tui.saves import SavedMatch, SaveMeta, SaveStore, new_saved_match
 from ginrummy.tui.table import TerminalTable
 from tui_support import greedy_choice, match_with
@@ -242,10 +244,8 @@ def test_between_hands_text_that_is_no_command_says_so(tmp_path: Path) -> None:
     for line in ("d", "x 7h", "sort", "l"):
         assert f"'{line}' works only during a hand; hand 1 is not dealt yet. {rest}" in s.text
     assert "Say 'coach on' or 'coach off' (or just 'coach' to switch)." in s.text
-    assert s.prompts[: len(typed) + 1] == ["Press Enter to deal hand 1 (q to quit) > "] * (
-        len(typed) + 1
-    )
-    assert not s.prompts[len(typed) + 1].startswith("Press Enter")  # the empty line dealt
+    assert s.prompts[: len(typed) + 1] == [deal_prompt(1)] * (len(typed) + 1)
+    assert s.prompts[len(typed) + 1] != deal_prompt(1)  # the empty line dealt
     assert len(s.store.read().match.hands) == 1
 
 
@@ -268,6 +268,86 @@ def test_between_hands_of_an_unsealed_match_no_seed_is_offered(tmp_path: Path) -
     assert not between and len(set(saves)) == 1  # no line before the deal changed the save
     assert ("'tea' is not a command. Press Enter to deal hand 2 or q to quit; or type sheet, "
             "rules, coach or help.") in s.text
-    assert ("This match was started before sealed deals: its hands are not sealed, so there "
-            "is no client seed to choose.") in s.text
+    # 'seed mine' is answered with what seed does, when, and why not here.
+    assert ("'seed TEXT' chooses your client seed between hands, before the deal, in a sealed "
+            "match. This match was started before sealed deals: its hands are not sealed, so "
+            "there is no client seed to choose.") in " ".join(s.text.split())
     assert len(s.store.read().match.hands) == 2
+
+
+def offered(text: str) -> list[str]:
+    """The words an answer between hands offers: "...; or type sheet, rules or help." ->
+    ["sheet", "rules", "help"]."""
+    listed = text.split("; or type ", 1)[1].split(".\n", 1)[0]
+    head, last = listed.rsplit(" or ", 1)
+    return [*head.split(", "), last]
+
+
+#: Commands that need a hand on the table.
+DURING_A_HAND = ("sort", "moves", "look", "gin", "x 7h")
+
+
+@pytest.mark.parametrize("sealed", [True, False])
+def test_between_hands_everything_offered_works_and_nothing_else(
+    tmp_path: Path, sealed: bool
+) -> None:
+    """What the answer offers between hands is what works there: no word it offers is
+    answered as not working, and the commands that need a hand are answered with the same
+    offer."""
+    if sealed:
+        saved = new_saved_match(get_rules("traditional"), "random", "offered", NAMES)
+    else:
+        saved = fresh(tmp_path, target=500)
+    s = Session(saved, tmp_path, [])
+    turn = scripted(1)[0]
+    typed: list[str] = []
+    to_type: list[str] = []
+
+    def ask(view: object) -> str:
+        if view is not None and view.phase != "over":  # type: ignore[attr-defined]
+            return turn(view)  # the unsealed match's first hand, played to its end
+        if typed == ["tea"]:  # answered: each word it offers, then what needs a hand
+            for word in offered(s.text):
+                to_type.append({"'seed TEXT'": "seed mine", "coach": "coach off"}.get(word, word))
+            to_type.extend(DURING_A_HAND)
+        if typed and not to_type:
+            return "q"
+        typed.append(to_type.pop(0) if typed else "tea")
+        return typed[-1]
+
+    s.script = [ask] * 400
+    assert s.run() is False
+    words = offered(s.text)
+    n = len(s.table.match.hands) + 1
+    expected = ["sheet", "rules", "commitment", "'seed TEXT'", "coach", "help"]
+    assert words == (expected if sealed else [w for w in expected if w not in (
+        "commitment", "'seed TEXT'")])
+    answers = s.text.splitlines()
+    for line in typed[1:]:
+        said = [a for a in answers if a.startswith(f"{line!r} ")]
+        if line in DURING_A_HAND:
+            assert said == [f"{line!r} works only during a hand; hand {n} is not dealt yet. "
+                            f"Press Enter to deal hand {n} or q to quit; or type "
+                            f"{', '.join(words[:-1])} or {words[-1]}."]
+        else:
+            assert said == [], line
+    assert len(typed) == 1 + len(words) + len(DURING_A_HAND)
+
+
+def test_between_hands_one_table_says_what_works(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check, the dispatch and the answer's list come from one table: a command taken out
+    of it is no longer offered, no longer works between hands, and is answered like a move."""
+    narrower = {action: entry for action, entry in TerminalTable._BETWEEN_HANDS.items()
+                if action != "rules"}
+    monkeypatch.setattr(TerminalTable, "_BETWEEN_HANDS", narrower)
+    saved = new_saved_match(get_rules("traditional"), "random", "one table", NAMES)
+    s = Session(saved, tmp_path, ["rules", "q"])
+    assert s.run() is False
+    assert ("'rules' works only during a hand; hand 1 is not dealt yet. Press Enter to deal "
+            "hand 1 or q to quit; or type sheet, commitment, 'seed TEXT', coach or help.") in s.text
+    rules_page = io.StringIO()
+    Console(file=rules_page, width=200, color_system=None).print(
+        render_rules(saved.match.rules, plain=True))
+    assert rules_page.getvalue().splitlines()[0] not in s.text  # the rules were not shown

@@ -21,6 +21,7 @@ from ginrummy.hand import Hand
 from ginrummy.match import Match
 from ginrummy.melds import min_deadwood
 from ginrummy.rules import get_rules
+from ginrummy.tui.render import deal_prompt
 from ginrummy.tui.sealing import derived_client_seed, make_sealer
 from tui_support import spawn_ginrummy
 
@@ -57,14 +58,12 @@ def legal_moves(child: pexpect.spawn) -> list[str]:
 def answer(child: pexpect.spawn, question: str) -> str:
     """The scripted human's reply to a prompt: pass the upcard, draw from the stock, knock as
     soon as it may, otherwise discard the card that leaves the least deadwood."""
-    if question.startswith("Take the upcard"):
+    if question.startswith(("Take ", "The stock is down")):  # the upcard or the last discard
         return "p"
-    if question.startswith("Draw from the stock"):
+    if question.startswith("Draw "):
         return "d"
     if question.startswith("Press Enter"):
         return ""
-    if question.startswith("The stock is down"):
-        return "p"
     moves = legal_moves(child)
     if "bg" in moves:
         return "bg"
@@ -178,7 +177,7 @@ def test_bad_input_gets_the_right_message_and_play_goes_on(tmp_path: Path) -> No
         if held >> c & 1 and c != upcard and min_deadwood(held & ~(1 << c)) > 10
     )
     child = spawn(tmp_path, "--plain", "--level", "random", "--seed", seed)
-    assert prompt(child) == "Press Enter to deal hand 1 (q to quit)"
+    assert prompt(child) == deal_prompt(1).removesuffix(" > ")
     child.sendline("")
     text = str(Card(upcard))  # plain mode writes a ten as 10h, not Th
     label = ("10" if text[0] == "T" else text[0]) + text[1]
@@ -283,7 +282,7 @@ def test_hollywood_keeps_three_games_side_by_side(tmp_path: Path) -> None:
     while True:
         question = prompt(child)
         assert question is not None
-        if question.startswith("Press Enter to deal hand 2"):
+        if question == deal_prompt(2).removesuffix(" > "):
             break
         child.sendline(answer(child, question))
     screen = child.before or ""
@@ -361,7 +360,7 @@ def test_a_name_with_a_control_character_is_refused(tmp_path: Path) -> None:
 
 def test_the_table_draws_card_symbols_without_plain(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--level", "random", "--seed", "pretty")
-    child.expect_exact("Press Enter to deal hand 1")
+    child.expect_exact(deal_prompt(1).removesuffix(" > "))
     child.sendline("")
     child.expect("Your cards: ")
     child.expect(r"> (\x1b\[0m)?$")  # the prompt is bold: the style ends after it
@@ -413,7 +412,7 @@ def test_a_bad_client_seed_option_gets_the_engines_message(tmp_path: Path) -> No
     # A good one deals the first hand with it.
     child = spawn(tmp_path, *FAST, "--client-seed", "mine, all mine")
     child.expect_exact("Your client seed: mine, all mine (from --client-seed;")
-    assert prompt(child) == "Press Enter to deal hand 1 (q to quit)"
+    assert prompt(child) == deal_prompt(1).removesuffix(" > ")
     child.sendline("")
     assert prompt(child) is not None
     child.sendline("q")

@@ -6,60 +6,27 @@ from __future__ import annotations
 
 import click
 from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
+from rich.text import Text
 
 from ..errors import GinRummyError
 from ..record import loads, players_of
-from ..sheet import game_outcome, match_outcome, score_sheet
+from ..sheet import match_outcome, score_sheet
+from ..tui.pages import render_sheet
 
 
-def render_sheet(text: str, console: Console) -> None:
-    """Print the score sheet of the record ``text``."""
+def print_sheet(text: str, console: Console) -> None:
+    """Print the score sheet of the record ``text``: the terminal table's own
+    (:class:`ginrummy.tui.pages.ScoreSheet`), a table where it fits the console and stacked, one
+    block per hand, where the table would cut a word."""
     match = loads(text)
     stored = players_of(text)
-    # The names as text, never as Rich markup ("[/]" or "[bold]" in a record is a name).
-    names = (escape(stored[0]), escape(stored[1])) if stored else ("Seat 0", "Seat 1")
+    # Names are drawn as text, never as Rich markup ("[/]" in a record is a name).
+    names = (stored[0], stored[1]) if stored else ("Seat 0", "Seat 1")
     rows, games = score_sheet(match, names)
-    hollywood = len(games) == 3
-    console.print(f"Rules: [bold]{match.rules.describe()}[/bold]"
-                  + ("  (Hollywood: three games)" if hollywood else ""))
-    table = Table(show_lines=False)
-    table.add_column("Hand", justify="right")
-    table.add_column("Dealer")
-    table.add_column("Result")
-    for g in games:
-        label = f"Game {g.index + 1}: " if hollywood else ""
-        table.add_column(f"{label}{names[0]}", justify="right")
-        table.add_column(f"{label}{names[1]}", justify="right")
-    for row in rows:
-        cells = [str(row.hand), names[row.dealer], row.outcome]
-        for entered, running in zip(row.entered, row.running, strict=False):
-            cells.extend([str(running[0]), str(running[1])] if entered else ["", ""])
-        table.add_row(*cells)
-    console.print(table)
-    for g in games:
-        prefix = f"Game {g.index + 1}" if hollywood else "Game"
-        if not g.over:
-            console.print(f"{prefix}: not over; points {g.points[0]} to {g.points[1]}")
-            continue
-        parts = []
-        for s in (0, 1):
-            extra = []
-            if g.game_bonus[s]:
-                extra.append(f"game bonus {g.game_bonus[s]}")
-            if g.box_bonus[s]:
-                extra.append(f"box bonus {g.box_bonus[s]}")
-            if g.doubled[s]:
-                extra.append(f"shutout: doubled from {g.doubled[s]}")
-            detail = f" ({', '.join(extra)})" if extra else ""
-            parts.append(f"{names[s]} {g.totals[s]}{detail}")
-        outcome = game_outcome(g, names, match.rules.target)
-        console.print(f"{prefix}: {'; '.join(parts)}: {outcome}.")
-    if hollywood and match.score.over:
-        console.print(f"Match: {match_outcome(match.score, names)}.")
-    unfinished = match.hands and not match.hand.over
-    if unfinished:
+    console.print(render_sheet(rows, games, names, match.rules))
+    if match.rules.hollywood and match.score.over:
+        console.print(Text(f"Match: {match_outcome(match.score, names)}."))
+    if match.hands and not match.hand.over:
         console.print(f"Hand {len(match.hands)} is still being played.")
 
 
@@ -95,7 +62,7 @@ def replay(file: str, row: int | None) -> None:
     try:
         with click.open_file(file, encoding="utf-8") as f:
             text = f.read()
-        render_sheet(text, console)
+        print_sheet(text, console)
     except UnicodeDecodeError:
         raise click.ClickException(
             f"{file} is not a text file: a match record is UTF-8 TOML"

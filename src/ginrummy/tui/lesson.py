@@ -74,7 +74,7 @@ class LessonTable:
             while True:
                 for line in situation_menu(situations):
                     self.say(line)
-                choice = self.ask("Choose a situation by number or id (q to quit) > ").strip()
+                choice = self.ask("Situation number or id (q to quit) > ").strip()
                 if choice.lower() in ("q", "quit", "exit"):
                     return
                 chosen = pick(situations, choice)
@@ -140,6 +140,10 @@ class LessonTable:
                 continue
             if action == "sheet":
                 self.say("The score is shown above; the sheet belongs to a real match.")
+                continue
+            if action in ("commitment", "seed", "coach"):
+                self.say(f"'{action}' belongs to a real match (ginrummy play); here, answer "
+                         "the question.")
                 continue
             move = command.move
             if action == "gin":

@@ -101,7 +101,8 @@ class ScoreSheet:
     :meth:`wide` is the table, one row per hand. Where the console is too narrow for it, Rich
     would squeeze its columns and cut words ("G…", "Bar…"); there the sheet is drawn as
     :meth:`stacked` instead, one block of "label: value" lines per hand, which wraps without
-    losing a name or a number. Both say the same things, from the same rows.
+    losing a name or a number. Both say the same things, from the same rows. The terminal
+    table and ``ginrummy replay`` both print this sheet.
     """
 
     def __init__(

@@ -12,6 +12,8 @@ strict about meaning: it never decides whether a move is legal. A move becomes e
 'discard 7h'
 >>> parse_command("?").action
 'help'
+>>> parse_command("seed Ann's lucky 7").arg
+"Ann's lucky 7"
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ __all__ = ["Action", "Command", "CommandError", "parse_command", "COMMANDS", "sh
 
 Action = Literal[
     "move", "gin", "sort", "sheet", "rules", "help", "quit", "moves", "look", "enter",
-    "commitment", "coach",
+    "commitment", "coach", "seed",
 ]
 
 
@@ -41,8 +43,9 @@ class Command:
     """One typed command.
 
     ``move`` is engine notation for ``action == "move"``; ``card`` is the card named by
-    ``gin 7h`` (``None`` for a bare ``gin``); ``arg`` is the order asked for by ``sort``, or
-    ``on``/``off`` for ``coach`` (``None``: toggle).
+    ``gin 7h`` (``None`` for a bare ``gin``); ``arg`` is the order asked for by ``sort``,
+    ``on``/``off`` for ``coach`` (``None``: toggle), or the client seed of ``seed TEXT``
+    exactly as typed (``None`` for a bare ``seed``, which asks for the seed in use).
     """
 
     action: Action
@@ -129,6 +132,9 @@ def parse_command(text: str, phase: str | None = None) -> Command:
     (a discard, or a knock once only knocks are left). Raises :class:`CommandError` for text
     that is no command, and :class:`~ginrummy.errors.InvalidCardError` for bad card text.
     """
+    seed = _seed_text(text)
+    if seed is not None:
+        return Command("seed", arg=seed or None)
     line = " ".join(text.strip().lower().split())
     if not line:
         return Command("enter")
@@ -167,6 +173,18 @@ def parse_command(text: str, phase: str | None = None) -> Command:
             return Command("move", move=f"knock {card}")
         return Command("move", move=f"discard {card}")
     raise CommandError(f"{text.strip()!r} is not a command; type ? for help.")
+
+
+def _seed_text(text: str) -> str | None:
+    """The TEXT of ``seed TEXT`` exactly as typed, case and inner spaces included (``""`` for a
+    bare ``seed``); ``None`` when the line is not a ``seed`` command. Only the one space after
+    the word and the line's end are taken off, so a seed with a stray space is refused by the
+    engine's rules rather than quietly changed."""
+    word = text.strip().lower()
+    if word != "seed" and not word.startswith("seed "):
+        return None
+    rest = text.lstrip()[4:]
+    return rest[1:].rstrip("\r\n") if rest.strip() else ""
 
 
 def short_move(move: str) -> str:

@@ -33,6 +33,7 @@ __all__ = [
     "recent_moves",
     "render_table",
     "prompt_text",
+    "deal_prompt",
     "moves_text",
     "render_hand_end",
 ]
@@ -265,7 +266,11 @@ def render_table(
 
 
 def prompt_text(view: PlayerView, plain: bool = False) -> str:
-    """The question put to the human, naming the moves that fit the phase; ends with ``> ``."""
+    """The question put to the human, naming the moves that fit the phase; ends with ``> ``.
+
+    Every prompt fits in 40 columns, the narrowest terminal the table is drawn for
+    (docs/terminal.md), so it never wraps there.
+    """
     legal = set(view.legal_moves)
     top = view.top_discard
     top_text = card_label(top, plain) if top is not None else "?"
@@ -275,20 +280,28 @@ def prompt_text(view: PlayerView, plain: bool = False) -> str:
     if phase == "opening_draw":
         return "Draw from the stock (d) > "
     if phase == "draw":
-        return f"Draw from the stock (d) or take the {top_text} (t) > "
+        return f"Draw (d) or take the {top_text} (t) > "
     if phase == "last_chance":
         if "take" in legal:
-            return f"The stock is down to two: take the {top_text} to knock (t) or pass (p) > "
+            return f"Take {top_text} to knock (t) or pass (p) > "
         return "The stock is down to two: pass (p) > "
-    options = []
-    if phase == "discard":
-        options.append("discard (x <card>)")
-    if any(Move.parse(m).code == KNOCK for m in legal):
-        options.append("knock (k <card>)")
-    if "big gin" in legal:
-        options.append("big gin (bg)")
+    discard = phase == "discard"
+    knock = any(Move.parse(m).code == KNOCK for m in legal)
+    if "big gin" in legal:  # three choices do not fit in full: the other two as typed
+        others = [typed for typed, can in (("x <card>", discard), ("k <card>", knock)) if can]
+        if not others:
+            return "Big gin (bg) > "
+        return ", ".join(["Big gin (bg)", *others[:-1]]) + f" or {others[-1]} > "
+    options = [said for said, can in (("discard (x <card>)", discard),
+                                      ("knock (k <card>)", knock)) if can]
     head = ", ".join(options) if options else "discard (x <card>)"
     return head[0].upper() + head[1:] + " > "
+
+
+def deal_prompt(number: int) -> str:
+    """The question between hands, before hand ``number`` (1-based) is dealt; like every
+    prompt it fits in 40 columns (up to hand 99)."""
+    return f"Press Enter for hand {number} (q to quit) > "
 
 
 def moves_text(view: PlayerView) -> str:

@@ -17,8 +17,8 @@ seat's view, which holds no seed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
-from typing import TypeVar
+from dataclasses import dataclass, replace
+from typing import ClassVar, NoReturn, TypeVar
 
 from rich.console import Console, RenderableType
 from rich.text import Text
@@ -37,11 +37,12 @@ from ..view import PlayerView
 from .coach import remark_text, render_review
 from .lines import InputFn, Quit, read_line
 from .pages import match_outcome, render_help, render_rules, render_sheet
-from .parse import Command, CommandError, parse_command, short_move
+from .parse import Action, Command, CommandError, parse_command, short_move
 from .render import (
     SortOrder,
     asciify,
     card_label,
+    deal_prompt,
     moves_text,
     prompt_text,
     render_hand_end,
@@ -56,8 +57,12 @@ __all__ = ["TerminalTable", "COACH_SEED"]
 #: The terminal coach's seed: fixed, so the same decision always gets the same remark.
 COACH_SEED = "terminal"
 
-#: What works between hands (besides ``seed TEXT``, read before the commands).
-BETWEEN_HANDS = frozenset({"enter", "quit", "commitment", "sheet", "coach", "rules", "help"})
+#: What ``seed TEXT`` does and when it works, said whenever it cannot work now.
+SEED_WORKS = ("'seed TEXT' chooses your client seed between hands, before the deal, in a "
+              "sealed match.")
+
+#: Said to ``commitment`` and ``seed TEXT`` in a match whose hands are not sealed.
+UNSEALED = "This match was started before sealed deals: its hands are not sealed"
 
 #: The tutorial's tip before the first deal (the other tips come from :mod:`.tutorial`).
 SEALED_TIP = ("Tip: press Enter to deal. The line above seals the deck before you choose a "
@@ -65,6 +70,18 @@ SEALED_TIP = ("Tip: press Enter to deal. The line above seals the deck before yo
 
 _T = TypeVar("_T")
 TipFn = Callable[[PlayerView, bool], "str | None"]
+
+
+@dataclass(frozen=True)
+class BetweenHands:
+    """A command that works between hands: what it does there before hand ``n + 1`` is dealt
+    (``run(table, command, n)``), and the word the answer to anything else offers for it
+    (``None`` for Enter and q, which that answer names apart). ``sealed`` ones are offered only
+    in a sealed match; typed in another, they say why they do nothing."""
+
+    run: Callable[[TerminalTable, Command, int], None]
+    word: str | None
+    sealed: bool = False
 
 
 class TerminalTable:
@@ -210,10 +227,6 @@ class TerminalTable:
                 self.say(tip, "green")
                 self._last_tip = tip
         line = self.ask(prompt_text(view, self.plain))
-        if line.strip().lower().startswith("seed ") and self.saved.sealer is not None:
-            self.say("This hand is already dealt; 'seed TEXT' chooses the client seed before "
-                     "the next deal.", "yellow")
-            return
         if self.tips is not None and line.strip().lower() in SKIP_WORDS:
             self.tips = None
             self.say("Tips are off; type ? for the commands.")
@@ -245,6 +258,8 @@ class TerminalTable:
             self._sort(command.arg)
         elif action == "coach":
             self._switch_coach(command.arg)
+        elif action == "seed":
+            self.say(self._seed_not_now(), "yellow")
         elif action == "gin":
             move = self._gin_move(command, view)
             if move is not None:
@@ -418,7 +433,7 @@ class TerminalTable:
         """The whole commitment of hand ``n`` (0-based) with what it covers."""
         sealer = self.saved.sealer
         if sealer is None or n < 0:
-            self.say("This match was started before sealed deals: its hands are not sealed.")
+            self.say(f"{UNSEALED}.")
             return
         public = sealer.public(n)
         dealer = self.match.hands[n].dealer if n < len(self.match.hands) else self.match.next_dealer
@@ -452,15 +467,24 @@ class TerminalTable:
         self._raw(f"Your client seed: {seed} ({how}; 'seed TEXT' deals with your own).")
         self._shown_seal = n
 
-    def _set_seed(self, n: int, line: str) -> None:
-        """``seed TEXT``: the client seed of hand ``n``, checked by the engine's rules."""
-        rest = line.lstrip()[4:]
-        if not rest.strip():
+    def _seed_not_now(self) -> str:
+        """The answer to ``seed TEXT`` when it cannot choose a seed: during a hand, or in a
+        match whose hands are not sealed."""
+        if self.saved.sealer is None:
+            return f"{SEED_WORKS} {UNSEALED}, so there is no client seed to choose."
+        dealt = len(self.match.hands)
+        return f"{SEED_WORKS} Hand {dealt} is already dealt: type it before the next deal."
+
+    def _set_seed(self, n: int, text: str | None) -> None:
+        """``seed TEXT`` before hand ``n`` is dealt: its client seed, checked by the engine's
+        rules (a bare ``seed`` shows the one it will be dealt with)."""
+        if self.saved.sealer is None:
+            self.say(self._seed_not_now(), "yellow")
+            return
+        if text is None:
             seed, how = self._seed_for(n)
             self._raw(f"Your client seed: {seed} ({how}).")
             return
-        text = rest[1:] if rest.startswith(" ") else rest
-        text = text.rstrip("\r\n")
         try:
             check_client_seed(text)
         except SealError as exc:
@@ -496,41 +520,19 @@ class TerminalTable:
         if (fresh and self.tips is not None and not self.match.hands
                 and self.saved.sealer is not None):
             self.say(SEALED_TIP, "green")
-        line = self.ask(f"Press Enter to deal hand {n + 1} (q to quit) > ")
-        word = line.strip().lower()
-        if word == "seed" or word.startswith("seed "):
-            if self.saved.sealer is None:
-                self.say("This match was started before sealed deals: its hands are not "
-                         "sealed, so there is no client seed to choose.", "yellow")
-            else:
-                self._set_seed(n, line)
-            return
+        line = self.ask(deal_prompt(n + 1))
         try:
             command: Command | None = parse_command(line)
         except GinRummyError as exc:
-            if word.split()[0] == "coach":  # 'coach maybe': the parser says what fits
+            if line.split()[0].lower() == "coach":  # 'coach maybe': the parser says what fits
                 self.say(str(exc), "yellow")
                 return
             command = None
-        if command is None or command.action not in BETWEEN_HANDS:
+        known = self._BETWEEN_HANDS.get(command.action) if command is not None else None
+        if command is None or known is None:
             self.say(self._not_between_hands(line, n, command), "yellow")
             return
-        if command.action == "quit":
-            raise Quit
-        if command.action == "enter":
-            self._deal()
-            return
-        if command.action == "commitment":
-            self._show_commitment(n)
-        elif command.action == "sheet":
-            self._show_sheet()
-        elif command.action == "coach":
-            self._switch_coach(command.arg)
-            self._show_review()
-        elif command.action == "rules":
-            self.show(render_rules(self.match.rules, self.plain))
-        elif command.action == "help":
-            self.show(render_help(self.plain))
+        known.run(self, command, n)
 
     def _not_between_hands(self, line: str, n: int, command: Command | None) -> str:
         """The answer to a line that does nothing before hand ``n + 1`` is dealt: what was
@@ -540,9 +542,31 @@ class TerminalTable:
             said = f"{typed} is not a command."
         else:  # a move, 'sort', 'moves', 'look': they need a hand on the table
             said = f"{typed} works only during a hand; hand {n + 1} is not dealt yet."
-        others = ("sheet, rules, commitment, 'seed TEXT', coach or help"
-                  if self.saved.sealer is not None else "sheet, rules, coach or help")
+        sealed = self.saved.sealer is not None
+        words = [c.word for c in self._BETWEEN_HANDS.values()
+                 if c.word is not None and (sealed or not c.sealed)]
+        others = ", ".join(words[:-1]) + f" or {words[-1]}"
         return f"{said} Press Enter to deal hand {n + 1} or q to quit; or type {others}."
+
+    def _coach_between(self, arg: str | None) -> None:
+        self._switch_coach(arg)
+        self._show_review()  # switched on: the finished hand's review at once
+
+    #: What works between hands, by the command's action: what it does before hand ``n + 1``
+    #: is dealt, and the word the answer to anything else offers for it, in this order. The
+    #: one place that says what can be typed there.
+    _BETWEEN_HANDS: ClassVar[dict[Action, BetweenHands]] = {
+        "enter": BetweenHands(lambda t, c, n: t._deal(), None),
+        "quit": BetweenHands(lambda t, c, n: _leave(), None),
+        "sheet": BetweenHands(lambda t, c, n: t._show_sheet(), "sheet"),
+        "rules": BetweenHands(lambda t, c, n: t.show(render_rules(t.match.rules, t.plain)),
+                              "rules"),
+        "commitment": BetweenHands(lambda t, c, n: t._show_commitment(n), "commitment",
+                                   sealed=True),
+        "seed": BetweenHands(lambda t, c, n: t._set_seed(n, c.arg), "'seed TEXT'", sealed=True),
+        "coach": BetweenHands(lambda t, c, n: t._coach_between(c.arg), "coach"),
+        "help": BetweenHands(lambda t, c, n: t.show(render_help(t.plain)), "help"),
+    }
 
     def _finish(self) -> None:
         rows, games = score_sheet(self.match, self.names, you=self.you)
@@ -553,6 +577,11 @@ class TerminalTable:
         self.say(f"The record of this match is kept in {where}.")
         if self.saved.sealer is not None:
             self._raw(f"Check every deal: ginrummy verify {where}")  # one piece, to copy
+
+
+def _leave() -> NoReturn:
+    """``q`` between hands: the loop saves and says where."""
+    raise Quit
 
 
 def _card_of(move: str) -> int:
