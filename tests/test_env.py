@@ -236,6 +236,61 @@ def test_observation_layout() -> None:
     assert obs[468] == 1.0 and obs[475] == 1.0  # opening phase, this seat's turn
 
 
+def reference_observation(view: Any) -> np.ndarray[Any, Any]:
+    """The observation written out value by value from the layout in docs/env.md, for
+    comparison with `encode`, which packs the 0/1 values as bits."""
+    out = np.zeros(OBS_SIZE, dtype=np.float32)
+    planes = out[:468].reshape(9, 52)
+    for c in cards_of_mask(view.hand_mask):
+        planes[0, c] = 1.0
+    pile = list(view.discard_pile)
+    if pile:
+        planes[1, pile[-1]] = 1.0
+    for depth, c in enumerate(reversed(pile)):
+        planes[2, c] = 1.0 - depth / 52.0
+    for row, cards in ((3, view.opponent_took), (4, view.opponent_passed),
+                       (5, view.opponent_discards)):
+        for c in cards:
+            planes[row, c] = 1.0
+    for c in cards_of_mask(view.opponent_known_mask):
+        planes[6, c] = 1.0
+    for c in cards_of_mask(view.unseen_mask):
+        planes[7, c] = 1.0
+    picked = view.taken if view.taken is not None else view.drawn
+    if picked is not None:
+        planes[8, picked] = 1.0
+    phases = ("opening", "opening_draw", "draw", "discard", "last_chance",
+              "last_chance_knock", "over")
+    out[468 + phases.index(view.phase)] = 1.0
+    rules, seat = view.rules, view.seat
+    out[475:] = [
+        view.my_turn, view.dealer == seat, view.stock_count / 31, view.opponent_card_count / 11,
+        view.knock_limit / 30, view.multiplier > 1, min(view.scores[seat] / rules.target, 1),
+        min(view.scores[1 - seat] / rules.target, 1), rules.big_gin, rules.last_discard_chance,
+        rules.hollywood, min(view.deadwood / 100, 1),
+    ]
+    return out
+
+
+@pytest.mark.parametrize("profile", ["traditional", "oklahoma", "modern"])
+def test_observation_equals_the_plain_layout(profile: str) -> None:
+    rng = random.Random(profile)
+    e = raw_env(profile=profile, episode="match", last_discard_chance=True, hollywood=True,
+                rules={"target": 60})
+    e.reset(seed=1)
+    checked = 0
+    for _agent in e.agent_iter(3000):
+        obs, _, terminated, truncated, _ = e.last()
+        for a in e.agents:  # the acting seat and the waiting one, and both at the end
+            got = e.observe(a)["observation"]
+            assert got.dtype == np.float32 and got.shape == (OBS_SIZE,)
+            # The pile's order is 1 - depth/52 in float32 there, in float64 here: a last bit.
+            np.testing.assert_allclose(got, reference_observation(e.view(a)), rtol=0, atol=1e-7)
+            checked += 1
+        e.step(None if terminated or truncated else pick(rng, obs["action_mask"]))
+    assert checked > 500
+
+
 # Rewards.
 
 

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from .cards import Card
-from .move import Move, MoveKind
+from .move import DISCARD as DISCARD_MOVE
+from .move import KIND_NAMES, KNOCK, Move, MoveKind
 
 __all__ = [
     "DISCARD",
@@ -27,6 +28,8 @@ __all__ = [
     "Phase",
     "PublicEvent",
     "SeatKnowledge",
+    "played_event",
+    "public_event",
 ]
 
 #: Where a hand stands: ``opening`` (the upcard is offered, non-dealer first), ``opening_draw``
@@ -78,6 +81,43 @@ class PublicEvent:
     seat: int
     kind: str
     card: Card | None
+
+
+# The events of moves without declared melds, made once at import: they are frozen, so one
+# instance serves every hand (a hand records an event and one or two public events at every
+# move, and a finished hand's views hold them all). Both tables are indexed by
+# ``(seat * _KINDS + code) * 53 + card``, with 52 for no card.
+_KINDS = len(KIND_NAMES)
+_PUBLIC_EVENTS: tuple[PublicEvent, ...] = tuple(
+    PublicEvent(seat, KIND_NAMES[code], None if c == 52 else Card(c))
+    for seat in (0, 1)
+    for code in range(_KINDS)
+    for c in range(53)
+)
+#: Discards and knocks always have their card (the move names it): no entry without one.
+_PLAYED_EVENTS: dict[int, Event] = {
+    (seat * _KINDS + code) * 53 + c: Event(
+        seat,
+        Move.of(KIND_NAMES[code], c if code in (DISCARD_MOVE, KNOCK) else None),
+        None if c == 52 else Card(c),
+    )
+    for seat in (0, 1)
+    for code in range(_KINDS)
+    for c in range(52 if code in (DISCARD_MOVE, KNOCK) else 53)
+}
+
+
+def public_event(seat: int, code: int, card: int | None) -> PublicEvent:
+    """The shared ``PublicEvent(seat, KIND_NAMES[code], card)``: ``seat`` 0 or 1, ``code`` a
+    move kind's code (:data:`ginrummy.move.TAKE` ...), ``card`` a card index or ``None``."""
+    return _PUBLIC_EVENTS[(seat * _KINDS + code) * 53 + (52 if card is None else card)]
+
+
+def played_event(seat: int, code: int, card: int | None) -> Event:
+    """The shared ``Event(seat, move, card)`` of the move of kind ``code`` without declared
+    melds (``Move.of(KIND_NAMES[code])``, or of ``card`` for a discard or a knock): ``card``
+    is the card involved, a card index, or ``None`` (big gin)."""
+    return _PLAYED_EVENTS[(seat * _KINDS + code) * 53 + (52 if card is None else card)]
 
 
 class SeatKnowledge(NamedTuple):

@@ -46,6 +46,8 @@ from .events import (
     Phase,
     PublicEvent,
     SeatKnowledge,
+    played_event,
+    public_event,
 )
 from .legal import STOCK_FLOOR, Mover, Verifier, legal_moves, verify_move
 from .melds import best_discard_deadwood
@@ -58,10 +60,6 @@ from .view import PlayerView
 
 __all__ = ["Event", "Hand", "Phase", "STOCK_FLOOR", "deal_order", "seat_number"]
 
-_TAKE = Move.of("take")
-_PASS = Move.of("pass")
-_DRAW = Move.of("draw")
-_BIG_GIN = Move.of("big gin")
 #: The shared :class:`Card` of each index (``Card(i)`` without the checks; the engine's own
 #: indices are always cards).
 _CARD_OF: tuple[Card, ...] = tuple(Card(i) for i in range(52))
@@ -219,6 +217,7 @@ class Hand(Verifier):
         "history",
         "_undo",
         "_logs",
+        "_revealed",
         "_known",
     )
 
@@ -244,6 +243,9 @@ class Hand(Verifier):
     # _logs[s]: what seat s has seen (empty in a lean hand); _known[s]: the cards seat s is
     # known (by the other seat) to hold: taken from the pile and not thrown back.
     _logs: tuple[_SeatLog, _SeatLog]
+    #: The moves as every seat sees them once the hand is over (each card shown), kept move by
+    #: move beside the seats' logs: a finished hand's views read it as it is (empty when lean).
+    _revealed: list[PublicEvent]
     _known: list[int]
 
     def __init__(
@@ -295,6 +297,7 @@ class Hand(Verifier):
         self.history = []
         self._undo = []
         self._logs = (_SeatLog(), _SeatLog())
+        self._revealed = []
         self._known = [0, 0]
 
     def _copy_position(self, lean: bool) -> Hand:
@@ -388,11 +391,7 @@ class Hand(Verifier):
             log = self._logs[seat]
             # Once the hand is over every card is revealed: the history is the moves as
             # played (SeatKnowledge.rebuild(history, seat, True)); the rest reads the same.
-            history = (
-                tuple([PublicEvent(e.seat, e.move.kind, e.card) for e in self.history])
-                if over
-                else tuple(log.seen)
-            )
+            history = tuple(self._revealed if over else log.seen)
             took = tuple(log.took)
             passed = tuple(log.passed)
             discards = tuple(log.discards)
@@ -431,6 +430,7 @@ class Hand(Verifier):
         other.history = self.history[:]
         other._undo = self._undo[:]
         other._logs = (self._logs[0].copy(), self._logs[1].copy())
+        other._revealed = self._revealed[:]
         return other
 
     def lean_copy(self) -> Hand:
@@ -597,7 +597,7 @@ class Hand(Verifier):
         self.taken = -1
         self.phase = DISCARD
         if not self.lean:
-            self._record(Event(seat, _DRAW, Card(card)))
+            self._record(played_event(seat, DRAW_MOVE, card))
 
     def apply_take(self) -> None:
         """Take the top discard (the upcard in the opening; the last discard in the
@@ -612,14 +612,14 @@ class Hand(Verifier):
         self.drawn = -1
         self.phase = LAST_CHANCE_KNOCK if self.phase == LAST_CHANCE else DISCARD
         if not self.lean:
-            self._record(Event(seat, _TAKE, Card(card)))
+            self._record(played_event(seat, TAKE, card))
 
     def apply_pass(self) -> None:
         """Pass the upcard offer (non-dealer, then dealer; after both the non-dealer draws), or
         the last-discard chance (the hand is cancelled)."""
         if not self.lean:
             self._save()
-            self._record(Event(self.to_play, _PASS, Card(self.discard_pile[-1])))
+            self._record(played_event(self.to_play, PASS, self.discard_pile[-1]))
         if self.phase == LAST_CHANCE:
             self._finish(HandResult.cancelled(self.knock_limit, self.multiplier))
         elif self.to_play != self.dealer:
@@ -638,7 +638,7 @@ class Hand(Verifier):
         self._known[seat] &= ~(1 << card)
         self.discard_pile.append(_CARD_OF[card])
         if not self.lean:
-            self._record(Event(seat, Move.discard(card), Card(card)))
+            self._record(played_event(seat, DISCARD_MOVE, card))
         self.taken = -1
         self.drawn = -1
         self.to_play = 1 - seat
@@ -669,8 +669,10 @@ class Hand(Verifier):
         )
         self.hands[seat] = rest
         if not self.lean:
-            move = Move.knock(card, tuple(melds) if melds is not None else None)
-            self._record(Event(seat, move, Card(card)))
+            if melds is None:
+                self._record(played_event(seat, KNOCK, card))
+            else:
+                self._record(Event(seat, Move.knock(card, tuple(melds)), _CARD_OF[card]))
         self._finish(result)
 
     def apply_big_gin(self) -> None:
@@ -687,7 +689,7 @@ class Hand(Verifier):
             knocker_seat=seat,
         )
         if not self.lean:
-            self._record(Event(seat, _BIG_GIN, None))
+            self._record(played_event(seat, BIG_GIN, None))
         self._finish(result)
 
     def _save(self) -> None:
@@ -718,19 +720,21 @@ class Hand(Verifier):
         self.history.append(event)
         seat = event.seat
         card = event.card
-        kind = event.kind
-        mine = PublicEvent(seat, kind, card)
-        hidden = kind == "draw" or kind == "knock"
+        code = event.move.code
+        # The events are the shared ones (PublicEvent is frozen): no event is built here.
+        mine = public_event(seat, code, card)
+        self._revealed.append(mine)
         self._logs[seat].seen.append(mine)
         other = self._logs[1 - seat]
-        other.seen.append(PublicEvent(seat, kind, None) if hidden else mine)
+        hidden = code in (DRAW_MOVE, KNOCK)
+        other.seen.append(public_event(seat, code, None) if hidden else mine)
         if card is None:
             return
-        if kind == "take":
+        if code == TAKE:
             other.took.append(card)
-        elif kind == "pass":
+        elif code == PASS:
             other.passed.append(card)
-        elif kind == "discard":
+        elif code == DISCARD_MOVE:
             other.discards.append(card)
 
     def _finish(self, result: HandResult) -> None:
@@ -745,6 +749,7 @@ class Hand(Verifier):
             raise IllegalMoveError("There is no move to take back.")
         before = self._undo.pop()
         event = self.history.pop()
+        self._revealed.pop()
         self._logs[0].seen.pop()
         self._logs[1].seen.pop()
         other = self._logs[1 - event.seat]

@@ -366,11 +366,15 @@ class Match:
 
     def play(self, move: str) -> HandResult | None:
         """Play a move in the current hand; returns the hand's result when it ends."""
-        if self.over:
-            raise IllegalMoveError("The match is over.")
-        hand = self.hand
-        if hand.over:
-            raise IllegalMoveError("The hand is over; deal the next hand first.")
+        hands = self.hands
+        # A match ends only when a hand does: with a hand in play the match is not over, and
+        # the score (every game's) is asked only between hands.
+        if not hands or hands[-1].over:
+            if self.over:
+                raise IllegalMoveError("The match is over.")
+            if hands:
+                raise IllegalMoveError("The hand is over; deal the next hand first.")
+        hand = self.hand  # with none dealt yet, its own error
         hand.play(move)
         if hand.result is not None:
             self._score(hand.result)

@@ -315,14 +315,18 @@ class Table:
     def _check_turn(self, seat: int) -> None:
         seat_number(seat)  # not a seat at all: a GinRummyError, not a TurnError
         match = self.match
-        if match.over:
-            raise TurnError("The match is over.")
-        if not match.hands:
-            raise TurnError("No hand has been dealt yet: deal the first hand first.")
-        if match.hand.over:
+        hands = match.hands
+        # A match ends only when a hand does: with a hand in play the match is not over, and
+        # asking the match (every game's score) is left to the moments between hands.
+        if not hands or hands[-1].over:
+            if match.over:
+                raise TurnError("The match is over.")
+            if not hands:
+                raise TurnError("No hand has been dealt yet: deal the first hand first.")
             raise TurnError("The hand is over: deal the next hand first.")
-        if match.hand.to_play != seat:
-            raise TurnError(f"It is not your turn: seat {match.hand.to_play} is to play.")
+        hand = hands[-1]
+        if hand.to_play != seat:
+            raise TurnError(f"It is not your turn: seat {hand.to_play} is to play.")
         if isinstance(self.seats[seat], Computer):
             raise TurnError(f"Seat {seat} is a computer player: it moves when the table advances.")
 

@@ -124,16 +124,21 @@ def legal_actions(view: PlayerView) -> list[int]:
     return out
 
 
+#: NumPy's dtype as an object, given positionally (a little quicker than ``dtype=np.int8``).
+_INT8 = np.dtype(np.int8)
+
+
 def action_mask(view: PlayerView) -> npt.NDArray[np.int8]:
     """The action mask of ``view``'s seat: 1 exactly at the legal actions (int8, length
     :data:`NUM_ACTIONS`)."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    mask = np.zeros(NUM_ACTIONS, _INT8)
     legal = view.legal_moves
     if legal:
         actions = list(map(_ACTION_BY_TEXT.__getitem__, legal))
         # Below the knocks (take, pass, draw, discards) each move is its one action; with a
         # knock or big gin listed, the declared arrangements' slots are worked out too.
-        mask[actions if max(actions) < KNOCK_BASE else legal_actions(view)] = 1
+        # (``put`` with a list takes 60% of the time of ``mask[actions] = 1``.)
+        mask.put(actions if max(actions) < KNOCK_BASE else legal_actions(view), 1)
     return mask
 
 
