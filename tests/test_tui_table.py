@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
+from typing import get_args
 
 import pytest
 from rich.console import Console
@@ -15,7 +17,7 @@ from ginrummy.match import Match
 from ginrummy.players import Player, make
 from ginrummy.rules import get_rules
 from ginrummy.tui.pages import render_rules
-from ginrummy.tui.parse import short_move
+from ginrummy.tui.parse import Action, short_move
 from ginrummy.tui.render import deal_prompt
 from ginrummy.tui.saves import SavedMatch, SaveMeta, SaveStore, new_saved_match
 from ginrummy.tui.table import TerminalTable
@@ -334,14 +336,20 @@ def test_between_hands_everything_offered_works_and_nothing_else(
     assert len(typed) == 1 + len(words) + len(DURING_A_HAND)
 
 
+def test_every_command_the_parser_knows_has_its_place_in_the_table() -> None:
+    """The parser's actions and the table's commands are the same set: a command added to the
+    parser without saying what it does at the table fails here, not at a person's keyboard."""
+    assert set(TerminalTable._COMMANDS) == set(get_args(Action))
+
+
 def test_between_hands_one_table_says_what_works(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The check, the dispatch and the answer's list come from one table: a command taken out
     of it is no longer offered, no longer works between hands, and is answered like a move."""
-    narrower = {action: entry for action, entry in TerminalTable._BETWEEN_HANDS.items()
-                if action != "rules"}
-    monkeypatch.setattr(TerminalTable, "_BETWEEN_HANDS", narrower)
+    narrower = {**TerminalTable._COMMANDS,
+                "rules": replace(TerminalTable._COMMANDS["rules"], between=None)}
+    monkeypatch.setattr(TerminalTable, "_COMMANDS", narrower)
     saved = new_saved_match(get_rules("traditional"), "random", "one table", NAMES)
     s = Session(saved, tmp_path, ["rules", "q"])
     assert s.run() is False

@@ -73,14 +73,17 @@ TipFn = Callable[[PlayerView, bool], "str | None"]
 
 
 @dataclass(frozen=True)
-class BetweenHands:
-    """A command that works between hands: what it does there before hand ``n + 1`` is dealt
-    (``run(table, command, n)``), and the word the answer to anything else offers for it
-    (``None`` for Enter and q, which that answer names apart). ``sealed`` ones are offered only
-    in a sealed match; typed in another, they say why they do nothing."""
+class TableCommand:
+    """What one typed command does at the table: ``during`` a hand
+    (``during(table, command, view)``) and ``between`` hands, before hand ``n + 1`` is dealt
+    (``between(table, command, n)``; ``None``: it needs a hand on the table). ``word`` is how
+    the answer to anything else between hands offers it (``None``: not offered there; Enter
+    and q are named apart). ``sealed`` ones are offered only in a sealed match; typed in
+    another, they say why they do nothing."""
 
-    run: Callable[[TerminalTable, Command, int], None]
-    word: str | None
+    during: Callable[[TerminalTable, Command, PlayerView], None]
+    between: Callable[[TerminalTable, Command, int], None] | None = None
+    word: str | None = None
     sealed: bool = False
 
 
@@ -239,34 +242,19 @@ class TerminalTable:
         self._do(command, view)
 
     def _do(self, command: Command, view: PlayerView) -> None:
-        action = command.action
-        if action == "quit":
-            raise Quit
-        if action in ("look", "enter"):
-            self._table_shown = False
-        elif action == "help":
-            self.show(render_help(self.plain))
-        elif action == "rules":
-            self.show(render_rules(self.match.rules, self.plain))
-        elif action == "sheet":
-            self._show_sheet()
-        elif action == "commitment":
-            self._show_commitment(len(self.match.hands) - 1)
-        elif action == "moves":
-            self.say(moves_text(view))
-        elif action == "sort":
-            self._sort(command.arg)
-        elif action == "coach":
-            self._switch_coach(command.arg)
-        elif action == "seed":
-            self.say(self._seed_not_now(), "yellow")
-        elif action == "gin":
-            move = self._gin_move(command, view)
-            if move is not None:
-                self._play(move)
-        else:
-            assert command.move is not None
-            self._play(command.move)
+        self._COMMANDS[command.action].during(self, command, view)
+
+    def _look(self) -> None:
+        self._table_shown = False  # drawn again before the next prompt
+
+    def _gin(self, command: Command, view: PlayerView) -> None:
+        move = self._gin_move(command, view)
+        if move is not None:
+            self._play(move)
+
+    def _move(self, command: Command) -> None:
+        assert command.move is not None
+        self._play(command.move)
 
     def _play(self, move: str) -> None:
         """Play the human's move; an illegal one prints the engine's sentence and changes
@@ -528,11 +516,11 @@ class TerminalTable:
                 self.say(str(exc), "yellow")
                 return
             command = None
-        known = self._BETWEEN_HANDS.get(command.action) if command is not None else None
-        if command is None or known is None:
+        between = self._COMMANDS[command.action].between if command is not None else None
+        if command is None or between is None:
             self.say(self._not_between_hands(line, n, command), "yellow")
             return
-        known.run(self, command, n)
+        between(self, command, n)
 
     def _not_between_hands(self, line: str, n: int, command: Command | None) -> str:
         """The answer to a line that does nothing before hand ``n + 1`` is dealt: what was
@@ -543,8 +531,8 @@ class TerminalTable:
         else:  # a move, 'sort', 'moves', 'look': they need a hand on the table
             said = f"{typed} works only during a hand; hand {n + 1} is not dealt yet."
         sealed = self.saved.sealer is not None
-        words = [c.word for c in self._BETWEEN_HANDS.values()
-                 if c.word is not None and (sealed or not c.sealed)]
+        words = [c.word for c in self._COMMANDS.values()
+                 if c.between is not None and c.word is not None and (sealed or not c.sealed)]
         others = ", ".join(words[:-1]) + f" or {words[-1]}"
         return f"{said} Press Enter to deal hand {n + 1} or q to quit; or type {others}."
 
@@ -552,21 +540,37 @@ class TerminalTable:
         self._switch_coach(arg)
         self._show_review()  # switched on: the finished hand's review at once
 
-    #: What works between hands, by the command's action: what it does before hand ``n + 1``
-    #: is dealt, and the word the answer to anything else offers for it, in this order. The
-    #: one place that says what can be typed there.
-    _BETWEEN_HANDS: ClassVar[dict[Action, BetweenHands]] = {
-        "enter": BetweenHands(lambda t, c, n: t._deal(), None),
-        "quit": BetweenHands(lambda t, c, n: _leave(), None),
-        "sheet": BetweenHands(lambda t, c, n: t._show_sheet(), "sheet"),
-        "rules": BetweenHands(lambda t, c, n: t.show(render_rules(t.match.rules, t.plain)),
+    #: Every command the parser knows, by its action: what it does during a hand and between
+    #: hands, and the word the answer to anything else between hands offers for it, in this
+    #: order. The one place that says what can be typed, and when.
+    _COMMANDS: ClassVar[dict[Action, TableCommand]] = {
+        "enter": TableCommand(lambda t, c, v: t._look(), lambda t, c, n: t._deal()),
+        "quit": TableCommand(lambda t, c, v: _leave(), lambda t, c, n: _leave()),
+        "sheet": TableCommand(lambda t, c, v: t._show_sheet(), lambda t, c, n: t._show_sheet(),
+                              "sheet"),
+        "rules": TableCommand(lambda t, c, v: t._show_rules(), lambda t, c, n: t._show_rules(),
                               "rules"),
-        "commitment": BetweenHands(lambda t, c, n: t._show_commitment(n), "commitment",
+        "commitment": TableCommand(lambda t, c, v: t._show_commitment(len(t.match.hands) - 1),
+                                   lambda t, c, n: t._show_commitment(n), "commitment",
                                    sealed=True),
-        "seed": BetweenHands(lambda t, c, n: t._set_seed(n, c.arg), "'seed TEXT'", sealed=True),
-        "coach": BetweenHands(lambda t, c, n: t._coach_between(c.arg), "coach"),
-        "help": BetweenHands(lambda t, c, n: t.show(render_help(t.plain)), "help"),
+        "seed": TableCommand(lambda t, c, v: t.say(t._seed_not_now(), "yellow"),
+                             lambda t, c, n: t._set_seed(n, c.arg), "'seed TEXT'", sealed=True),
+        "coach": TableCommand(lambda t, c, v: t._switch_coach(c.arg),
+                              lambda t, c, n: t._coach_between(c.arg), "coach"),
+        "help": TableCommand(lambda t, c, v: t._show_help(), lambda t, c, n: t._show_help(),
+                             "help"),
+        "look": TableCommand(lambda t, c, v: t._look()),
+        "moves": TableCommand(lambda t, c, v: t.say(moves_text(v))),
+        "sort": TableCommand(lambda t, c, v: t._sort(c.arg)),
+        "gin": TableCommand(lambda t, c, v: t._gin(c, v)),
+        "move": TableCommand(lambda t, c, v: t._move(c)),
     }
+
+    def _show_rules(self) -> None:
+        self.show(render_rules(self.match.rules, self.plain))
+
+    def _show_help(self) -> None:
+        self.show(render_help(self.plain))
 
     def _finish(self) -> None:
         rows, games = score_sheet(self.match, self.names, you=self.you)
