@@ -337,8 +337,9 @@ def test_a_match_abandoned_mid_hand_keeps_that_deal_checkable(tmp_path: Path) ->
     child.sendline("q")
     finish(child)
     child = spawn(tmp_path, *FAST, "--new")
-    child.expect_exact("Abandon your unfinished match")
-    child.expect_exact("[y/N]")
+    child.expect_exact("Your unfinished match: hand 1, ")
+    child.expect_exact("Ann [/x]")
+    child.expect_exact("Abandon your unfinished match? [y/N]")
     child.sendline("y")
     child.expect(r"Abandoned; its record is kept in (\S+current\.abandoned-\S+\.toml)\. "
                  r"Hand 1 was not over")

@@ -213,7 +213,10 @@ def play(
         with store.lock():
             saved = _resume(store, say)
             if saved is not None and new_match:
-                if _confirm(console, f"Abandon your unfinished match ({_describe_saved(saved)})?"):
+                # The match on a line of its own and a short question: at 40 columns the
+                # question fits on its line (docs/terminal.md).
+                say(f"Your unfinished match: {_describe_saved(saved)}.")
+                if _confirm(console, "Abandon your unfinished match?"):
                     # It will never be played on: the hand it stopped in shows its server seed
                     # in the record kept, so that deal can be checked like any other.
                     cut_short = (saved.sealer is not None and bool(saved.match.hands)
