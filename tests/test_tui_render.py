@@ -26,7 +26,7 @@ from ginrummy.tui.render import (
     render_hand_end,
     render_table,
 )
-from tui_support import greedy_choice, match_with
+from tui_support import greedy_choice, match_with, stacked_blocks
 
 NAMES = ("You", "Computer")
 HUMAN = "7h 8h 9h Kc Kd Ks 2c 5d 9s Jh"
@@ -291,14 +291,7 @@ def test_a_hollywood_sheet_at_40_columns_cuts_nothing(
     assert all(cell_len(line) <= 40 for line in lines)
     # Every name whole on a line; every game's running score after every hand it counts in.
     assert f"Game scores read {names[0]}-{names[1]}." in " ".join(text.split())
-    blocks = text.split("Hand ")[1:]
-    assert len(blocks) == len(rows)
-    for row, block in zip(rows, blocks, strict=True):
-        said = [line.strip() for line in block.splitlines()]
-        assert said[0] == str(row.hand)
-        assert f"Dealer: {names[row.dealer]}" in said
-        if row.winner is not None:
-            assert f"Winner: {names[row.winner]}" in said and f"Points: {row.points}" in said
+    for row, said in zip(rows, stacked_blocks(text, rows, names), strict=True):
         for g, (entered, (a, b)) in enumerate(zip(row.entered, row.running, strict=True)):
             assert (f"Game {g + 1}: {a}-{b}" in said) == entered
     # The notes: each game's points, its bonuses and final totals once over.

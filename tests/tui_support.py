@@ -1,15 +1,17 @@
-"""Helpers shared by the terminal-table tests: known deals, a scripted human and the program
-started in a pseudo-terminal."""
+"""Helpers shared by the terminal-table tests: known deals, a scripted human, the program
+started in a pseudo-terminal, and the stacked score sheet read back."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from ginrummy.cards import Card, parse_cards
 from ginrummy.match import Match
 from ginrummy.melds import min_deadwood
 from ginrummy.rules import RulesLike
+from ginrummy.sheet import SheetRow
 from ginrummy.view import PlayerView
 
 
@@ -72,3 +74,20 @@ def greedy_choice(view: PlayerView) -> str:
     discards = [m for m in legal if m.startswith("discard ")]
     mask = view.hand_mask
     return min(discards, key=lambda m: min_deadwood(mask & ~(1 << Card.parse(m.split()[1]))))
+
+
+def stacked_blocks(text: str, rows: Sequence[SheetRow], names: Sequence[str]) -> list[list[str]]:
+    """The stacked score sheet in ``text`` read back, checked against ``rows``: one block per
+    hand, in order, each naming its hand, its dealer and, when a seat won, the winner and the
+    points. Returns each block's lines, stripped, for the caller's own checks."""
+    blocks = text.split("\nHand ")[1:]
+    assert len(blocks) == len(rows)
+    said_by_hand = []
+    for row, block in zip(rows, blocks, strict=True):
+        said = [line.strip() for line in block.splitlines()]
+        assert said[0] == str(row.hand)
+        assert f"Dealer: {names[row.dealer]}" in said
+        if row.winner is not None:
+            assert f"Winner: {names[row.winner]}" in said and f"Points: {row.points}" in said
+        said_by_hand.append(said)
+    return said_by_hand
