@@ -336,6 +336,11 @@ class _PeopleTable(_Base):
     rematch_offer: Mapped[int | None] = mapped_column(Integer, nullable=True)
     rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: The hash of the client address each seat was taken from (revision 0009).
+    address0: Mapped[str | None] = mapped_column(String(64), index=True, nullable=True)
+    address1: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: Why the finished match was not rated (``None``: rated, or not over yet).
+    unrated: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class _Rating(_Base):
@@ -360,6 +365,8 @@ class _RatingChange(_Base):
     before: Mapped[float] = mapped_column(Float)
     after: Mapped[float] = mapped_column(Float)
     at: Mapped[dt.datetime] = mapped_column(DateTime, index=True)
+    #: The hash of the client address the player sat from (revision 0009).
+    address: Mapped[str | None] = mapped_column(String(64), index=True, nullable=True)
 
 
 @dataclass(frozen=True)
@@ -380,6 +387,10 @@ class PeopleInfo:
     ended_at: float | None
     rematch_offer: int | None
     rematch_id: str | None
+    #: The hashed client address each seat was taken from (``None`` where not known).
+    addresses: tuple[str | None, str | None] = (None, None)
+    #: Why the finished match was not rated (``None``: rated, or not over yet).
+    unrated: str | None = None
 
 
 @dataclass(frozen=True)
@@ -456,7 +467,8 @@ def _people_info(s: Session | None, row: _PeopleTable,
         invite=row.invite, code=row.code, open=row.open, clock=row.clock,
         clock_started=row.clock_started, seen=(row.seen0, row.seen1), seeds=seeds,
         ended=row.ended, ended_at=row.ended_at, rematch_offer=row.rematch_offer,
-        rematch_id=row.rematch_id,
+        rematch_id=row.rematch_id, addresses=(row.address0, row.address1),
+        unrated=row.unrated,
     )
 
 
@@ -515,11 +527,14 @@ class _PeopleStore:
 
     def create_people_match(
         self, *, player_id: int, invite: str, code: str, open: bool, clock: int | None,
-        now: float, seat1: int | None = None, rematch_of: str | None = None, **match: Any,
+        now: float, seat1: int | None = None, rematch_of: str | None = None,
+        addresses: tuple[str | None, str | None] = (None, None), **match: Any,
     ) -> tuple[MatchInfo, list[tuple[str, int]]]:
         """Save a new people match with the creator in seat 0 (and ``seat1`` seated already,
         for a rematch of ``rematch_of``), in one transaction: each one's unfinished matches end
         first (computer ones abandoned, people ones forfeited, tables nobody joined closed).
+        ``addresses``: the hashed client address of each seat
+        (:func:`~ginrummy.store_limits.address_hash`), or ``None`` where not known.
         Returns the match and the (id, version) of the matches ended."""
         with self._tx() as s:
             ended = _leave(s, player_id, now)
@@ -545,7 +560,8 @@ class _PeopleStore:
                 s.add(_Seal(match_id=row.id, state=self.secrets.seal(seals)))
             s.add(_PeopleTable(match_id=row.id, seat0=player_id, seat1=seat1, invite=invite,
                                code=code, open=open, clock=clock, clock_started=now,
-                               seen0=now, seen1=now, seeds="{}"))
+                               seen0=now, seen1=now, seeds="{}", address0=addresses[0],
+                               address1=addresses[1]))
             if rematch_of is not None:
                 old.rematch_id = row.id
                 old_match.version += 1
@@ -563,11 +579,12 @@ class _PeopleStore:
             return _leave(s, player_id, now, computer=computer)
 
     def join_people_match(
-        self, invite: str, player_id: int, now: float
+        self, invite: str, player_id: int, now: float, *, address: str | None = None
     ) -> tuple[str, list[tuple[str, int]]]:
         """Seat ``player_id`` in seat 1 of the table of ``invite`` (the invite or its code),
-        ending the player's unfinished matches first, in one transaction. Returns the match id
-        and the ids of the matches ended. Raises :class:`InviteError`."""
+        ending the player's unfinished matches first, in one transaction; ``address``: the
+        hashed client address they join from. Returns the match id and the ids of the matches
+        ended. Raises :class:`InviteError`."""
         with self._tx() as s:
             key = invite.strip()
             query = select(_PeopleTable).where(
@@ -586,6 +603,7 @@ class _PeopleStore:
                 raise InviteError(409, "This table was closed before anyone joined it.")
             ended = _leave(s, player_id, now)
             row.seat1 = player_id
+            row.address1 = address
             # Both grace periods start at the join: the creator may have waited a while.
             row.seen0 = row.seen1 = now
             row.clock_started = now

@@ -30,7 +30,7 @@ from .store import _Base
 if TYPE_CHECKING:
     from .store import Store
 
-__all__ = ["limit_key", "hit", "unhit"]
+__all__ = ["address_hash", "limit_key", "hit", "unhit"]
 
 #: One check in this many also deletes every key's expired rows (not only its own).
 SWEEP_ONE_IN = 200
@@ -52,6 +52,13 @@ class _Hit(_Base):
 def limit_key(kind: str, who: str) -> str:
     """The stored key of ``kind`` of requests from ``who``: a SHA-256 hex digest."""
     return hashlib.sha256(f"{kind}\0{who}".encode()).hexdigest()
+
+
+def address_hash(who: str) -> str:
+    """The stored form of a client address (``who`` as :func:`ginrummy.web.limits.
+    client_address` gives it): a SHA-256 hex digest, so the database never holds the address
+    itself (the lobby's and the ratings' per-address bounds compare these)."""
+    return hashlib.sha256(f"address\0{who}".encode()).hexdigest()
 
 
 def hit(store: Store, key: str, windows: Sequence[tuple[int, float]],

@@ -13,7 +13,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from ..fields import same_fields
 from ..store import PERSON, InviteError, MatchInfo, PlayerInfo, PlayerStats
-from .limits import limit_new_players
+from ..store_limits import address_hash
+from .limits import client_address, limit_new_players
 from .rules_text import profile_catalogue
 from .schemas import (
     LobbyTable,
@@ -123,23 +124,23 @@ def rename(player: Player, service: Service, body: RenameIn) -> PlayerOut:
 
 
 @router.post("/matches", response_model=MatchState, status_code=201, responses=ERRORS)
-def new_match(player: Player, service: Service, body: MatchIn) -> MatchState:
+def new_match(request: Request, player: Player, service: Service, body: MatchIn) -> MatchState:
     """Start a match against the computer, or with ``"opponent": "person"`` a table for two
     people (the answer's ``invite`` and ``people.code`` let the other person join). The
     player's unfinished match ends (against a person: a forfeit, counted). The first hand is
     sealed and waits for ``next-hand`` with your client seed."""
-    return service.new_match(player, body)
+    return service.new_match(player, body, address=address_hash(client_address(request)))
 
 
 InviteId = Annotated[str, id_in_path("invite or short code", r"^[A-Za-z0-9_-]+$", 32)]
 
 
 @router.post("/invites/{invite}", response_model=MatchState, responses=ERRORS)
-def join(player: Player, service: Service, invite: InviteId) -> MatchState:
+def join(request: Request, player: Player, service: Service, invite: InviteId) -> MatchState:
     """Take the free seat of a table for two people with its invite (or its short code).
     Unknown: 404; used, your own or closed: 409; each with the reason."""
     try:
-        return service.join(player, invite)
+        return service.join(player, invite, address=address_hash(client_address(request)))
     except InviteError as exc:
         raise HTTPException(exc.status, str(exc)) from None
 

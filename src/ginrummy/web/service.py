@@ -197,18 +197,21 @@ class TableService:
 
     # Matches.
 
-    def new_match(self, player: PlayerInfo, options: NewMatchIn | PeopleMatchIn) -> MatchState:
+    def new_match(self, player: PlayerInfo, options: NewMatchIn | PeopleMatchIn,
+                  *, address: str | None = None) -> MatchState:
         """Start a match (the player's unfinished one ends: abandoned against the computer,
         forfeited against a person), its first hand sealed and waiting for the client seed.
         ``options`` with ``opponent="person"`` (:class:`PeopleMatchIn`) opens a table for two
-        people with an invite."""
+        people with an invite; ``address``: the hashed client address it is made from
+        (:func:`~ginrummy.store_limits.address_hash`)."""
         rules = get_rules(
             options.profile,
             hollywood=options.hollywood,
             last_discard_chance=options.last_discard_chance,
         )
         if isinstance(options, PeopleMatchIn):
-            return self._new_people_match(player, rules, options.open, options.clock)
+            return self._new_people_match(player, rules, options.open, options.clock,
+                                          addresses=(address, None))
         computer = self._computer(options.level)  # refuses "agent" when there is none
         deal_seed = secrets.token_hex(16)
         match = Match(rules, seed=deal_seed, start=False)
@@ -236,10 +239,13 @@ class TableService:
         self._notify([(info.id, info.version)])
         return self._state(_Seated(info, entry, HUMAN, None), None)
 
-    def join(self, player: PlayerInfo, invite: str) -> MatchState:
+    def join(self, player: PlayerInfo, invite: str, *, address: str | None = None
+             ) -> MatchState:
         """Take the free seat of the table of ``invite`` (its link token or short code); the
-        player's unfinished match ends first. Raises :class:`~ginrummy.store.InviteError`."""
-        match_id, ended = self.store.join_people_match(invite, player.id, self.now())
+        player's unfinished match ends first. ``address``: the hashed client address they
+        join from. Raises :class:`~ginrummy.store.InviteError`."""
+        match_id, ended = self.store.join_people_match(invite, player.id, self.now(),
+                                                       address=address)
         self._notify(ended)
         with self._lock(match_id):
             seated = self._load(player, match_id)
@@ -451,7 +457,7 @@ class TableService:
     def _new_people_match(
         self, player: PlayerInfo, rules: RuleSet, open: bool, clock: int | None,
         *, seat1: int | None = None, first_dealer: int | None = None,
-        rematch_of: str | None = None,
+        rematch_of: str | None = None, addresses: tuple[str | None, str | None] = (None, None),
     ) -> MatchState:
         deal_seed = secrets.token_hex(16)
         match = Match(rules, seed=deal_seed, first_dealer=first_dealer, start=False)
@@ -461,7 +467,7 @@ class TableService:
         names = (player.name, "Seat 1")
         info, ended = self.store.create_people_match(
             player_id=player.id, seat1=seat1, invite=new_invite(), code=new_code(), open=open,
-            clock=clock, now=self.now(), rematch_of=rematch_of,
+            clock=clock, now=self.now(), rematch_of=rematch_of, addresses=addresses,
             level=PERSON, profile=rules.profile, rules=rules.describe(),
             hollywood=match.score.hollywood, deal_seed=deal_seed, status="playing",
             record=dumps(match, players=names, meta=self._meta(PERSON),
@@ -483,7 +489,8 @@ class TableService:
         creator = PlayerInfo(people.seats[0], people.names[0])
         self._new_people_match(
             creator, old.rules, False, people.clock, seat1=people.seats[1],
-            first_dealer=1 - old.first_dealer, rematch_of=seated.info.id)
+            first_dealer=1 - old.first_dealer, rematch_of=seated.info.id,
+            addresses=people.addresses)
         info = self.store.get_match(people.seats[0], seated.info.id)
         assert info is not None
         return info.version
