@@ -354,7 +354,7 @@ def test_a_match_abandoned_mid_hand_keeps_that_deal_checkable(tmp_path: Path) ->
 
 def test_a_name_with_a_control_character_is_refused(tmp_path: Path) -> None:
     child = spawn(tmp_path, *FAST, "--name", "\x1b[2JEvil")
-    child.expect_exact("has a control character: a name is plain text")
+    child.expect_exact("contains the control character U+001B at character 1; a name is plain text")
     finish(child)
     assert child.exitstatus == 2 and not (tmp_path / "current.toml").exists()
 

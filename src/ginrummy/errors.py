@@ -39,3 +39,14 @@ class PlayerError(GinRummyError):
     """A computer player failed to choose a move: a policy seated from outside the package
     (:class:`ginrummy.env.PolicyPlayer`) raised, or answered something that is not a legal
     action. The fault is the player's, not the person's at the table; nothing was played."""
+
+
+class InvalidNameError(GinRummyError):
+    """A player's name refused by the names rule (:func:`ginrummy.names.clean_name`).
+
+    ``name`` is the name as given, ``reason`` the clause saying why ("contains ...")."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        super().__init__(f"The name {name!r} {reason}")
+        self.name = name
+        self.reason = reason

@@ -77,6 +77,7 @@ from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql import Select
 
 from .fields import same_fields
+from .names import NAME_LENGTH, clean_name
 from .store_keys import PREFIX as _SEALED
 from .store_keys import SecretBox, SecretKeyError, load_keys
 
@@ -96,10 +97,6 @@ __all__ = [
     "default_url",
     "hash_token",
 ]
-
-#: Longest player name kept.
-NAME_LENGTH = 40
-
 
 
 class ConflictError(Exception):
@@ -917,13 +914,16 @@ class Store(_PeopleStore):
     # Players.
 
     def create_player(self, name: str = "You") -> tuple[PlayerInfo, str]:
-        """A new player and the token that identifies them (shown once, never stored)."""
-        clean = (name or "You").strip()[:NAME_LENGTH] or "You"
-        return _tokens.create_player(self, clean)
+        """A new player and the token that identifies them (shown once, never stored). The
+        name is kept as :func:`~ginrummy.names.clean_name` gives it; a name it refuses raises
+        :class:`~ginrummy.errors.InvalidNameError`, changing nothing."""
+        return _tokens.create_player(self, clean_name(name))
 
     def rename_player(self, player_id: int, name: str) -> PlayerInfo:
-        """Give the player a new name (the one the other person sees at a table for two)."""
-        clean = name.strip()[:NAME_LENGTH] or "You"
+        """Give the player a new name (the one the other person sees at a table for two),
+        kept as :func:`~ginrummy.names.clean_name` gives it (or
+        :class:`~ginrummy.errors.InvalidNameError`, changing nothing)."""
+        clean = clean_name(name)
         with self._tx() as s:
             s.execute(update(_Player).where(_Player.id == player_id).values(name=clean))
         return PlayerInfo(player_id, clean)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from ginrummy.errors import InvalidNameError
 from ginrummy.match import Match
 from ginrummy.players import make
 from ginrummy.record import dumps, loads
@@ -44,10 +45,12 @@ def _summary(n: int, winner: int, knocker: int, kind: str, kdw: int) -> HandSumm
 
 def test_players_are_found_by_their_token_only(store: Store) -> None:
     ann, token = store.create_player("Ann")
-    bob, _ = store.create_player("  " + "B" * 80)
+    bob, _ = store.create_player("  " + "B" * 40)
     assert store.player_by_token(token) == ann
     assert store.player_by_token(token + "x") is None
     assert bob.name == "B" * 40 and ann.id != bob.id
+    with pytest.raises(InvalidNameError):  # too long: refused, not cut (ginrummy.names)
+        store.create_player("B" * 41)
 
 
 def test_a_match_round_trips_and_the_version_guards_every_save(store: Store) -> None:

@@ -13,7 +13,8 @@ from rich.console import Console
 from rich.text import Text
 
 from ..coach import Coach
-from ..errors import GinRummyError
+from ..errors import GinRummyError, InvalidNameError
+from ..names import clean_name
 from ..players import Player, make, names
 from ..rules import RuleSet
 from ..shuffle import SealError, check_client_seed
@@ -25,7 +26,6 @@ from ..tui.saves import (
     SaveLockedError,
     SaveStore,
     new_saved_match,
-    printable_name,
 )
 from ..tui.table import COACH_SEED, TerminalTable
 from ..tui.tutorial import tutorial_tip
@@ -189,11 +189,12 @@ def play(
                                      param_hint="--opponent-module")
         chosen_level = opponent_module.strip()
     _make_player(chosen_level, "check")  # refuse an unknown level before anything else
-    if not name.strip() or name.strip().lower() == COMPUTER.lower():
+    try:
+        name = clean_name(name)  # the names rule (ginrummy.names), as the web's
+    except InvalidNameError as exc:
+        raise click.BadParameter(str(exc), param_hint="--name") from None
+    if name.lower() == COMPUTER.lower():
         raise click.BadParameter(f"choose a name other than {name!r}", param_hint="--name")
-    if not printable_name(name):
-        raise click.BadParameter(f"{name!r} has a control character: a name is plain text",
-                                 param_hint="--name")
     if client_seed is not None:
         try:
             check_client_seed(client_seed)
@@ -250,7 +251,7 @@ def play(
                         and chosen_level != DEFAULT_LEVELS[0]):
                     say(f"Level {DEFAULT_LEVELS[0]!r} is not in this version yet; "
                         f"you play against {chosen_level!r}.")
-                saved = _start(rules, chosen_level, seed, name.strip())
+                saved = _start(rules, chosen_level, seed, name)
                 store.write(saved)
                 target = rules.target
                 say(f"New match: {rules_title(rules)}"

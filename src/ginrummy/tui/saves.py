@@ -23,7 +23,6 @@ import os
 import secrets
 import tempfile
 import time
-import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,10 +30,11 @@ from typing import Any, Literal
 
 from ..errors import GinRummyError
 from ..match import Match, seeded_decks
+from ..names import name_problem
 from ..record import dumps, loads, parse, players_of
 from ..rules import RulesLike
 from ..sealer import DealSealer
-from ..shuffle import CONTROL_CHARACTERS, SealError
+from ..shuffle import SealError
 from .sealing import check_state, make_sealer, state_for_save
 
 __all__ = [
@@ -55,12 +55,12 @@ _SORTS = ("rank", "suit")
 
 
 def printable_name(name: str) -> bool:
-    """Whether ``name`` is plain text to print: no control character (the ones every text a
-    person gives is refused for, :data:`ginrummy.shuffle.CONTROL_CHARACTERS`: an escape
-    sequence in a name would reach the terminal and could clear it or recolour it) and no
-    format character (a bidirectional override would reorder what is shown)."""
-    return CONTROL_CHARACTERS.search(name) is None and not any(
-        unicodedata.category(ch) == "Cf" for ch in name)
+    """Whether ``name`` is plain text to print: one the names rule lets through
+    (:func:`ginrummy.names.name_problem`: no control character, which would reach the
+    terminal as an escape sequence and could clear it or recolour it; no bidirectional
+    control, which would reorder what is shown; nothing invisible)."""
+    return name_problem(name) is None
+
 
 class CorruptSaveError(GinRummyError):
     """The save file exists but cannot be turned back into a match; the message says why."""
@@ -258,7 +258,8 @@ class SaveStore:
             raise CorruptSaveError("it does not name the two players")
         if not all(printable_name(n) for n in names_list):
             # A control character in a name would reach the terminal as an escape sequence.
-            raise CorruptSaveError("a player's name has a control character")
+            raise CorruptSaveError("a player's name is not plain text: "
+                                   + next(filter(None, map(name_problem, names_list))))
         meta = SaveMeta.from_dict(meta_table)
         match.seed = meta.match_seed
         assert isinstance(meta_table, Mapping)

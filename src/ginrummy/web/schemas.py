@@ -22,6 +22,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from ..errors import InvalidNameError
+from ..names import NAME_LENGTH, clean_name
 from ..shuffle import CONTROL_CHARACTERS
 
 Who = Literal["you", "computer"]
@@ -83,14 +85,31 @@ class StrictIn(BaseModel):
 _In = StrictIn
 
 
+def _clean_name(name: str) -> str:
+    """The name as kept (:func:`~ginrummy.names.clean_name`), or a validation error saying
+    why the names rule refuses it (a 422 naming the field)."""
+    try:
+        return clean_name(name)
+    except InvalidNameError as exc:
+        raise PydanticCustomError("name", "{reason}", {"reason": exc.reason}) from None
+
+
+#: A player's name: :data:`Text`, then the names rule (:mod:`ginrummy.names`: normalised, no
+#: invisible or reordering characters, something visible).
+Name = Annotated[Text, AfterValidator(_clean_name),
+                 Field(min_length=1, max_length=NAME_LENGTH,
+                       description="shown on score sheets and to the other person at a table "
+                       "for two; kept normalised (NFKC, spaces collapsed, trimmed)")]
+
+
 class NewPlayerIn(_In):
-    name: Text = Field("You", min_length=1, max_length=40, description="shown on score sheets")
+    name: Name = "You"
 
 
 class RenameIn(_In):
     """A new name: required (a body without one changes nothing and is refused)."""
 
-    name: Text = Field(min_length=1, max_length=40, description="shown on score sheets")
+    name: Name
 
 
 #: Why ``"deal": true`` is refused (the body's ``deal`` may only be false).
