@@ -578,11 +578,17 @@ class RatedMatchOut(BaseModel):
 
 class StatsOut(BaseModel):
     """``GET /api/stats``: the figures over finished matches (both seats of tables for two
-    people included), with the rating from people matches and the matches it came from."""
+    people included), with the rating from people matches and the matches it came from.
+    Unknown fields are refused, so a figure the store adds cannot be dropped on the way out
+    unnoticed (as ``forfeits`` once was)."""
+
+    model_config = ConfigDict(extra="forbid")
 
     matches: int
     matches_won: int
     matches_lost: int
+    forfeits: int = Field(description="matches against the computer abandoned for a new one: "
+                          "lost, and counted in matches_lost too")
     hands: int
     hands_won: int
     gins: int
