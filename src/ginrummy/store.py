@@ -354,6 +354,11 @@ class _RatingChange(_Base):
     """One rated match of one player: the rating before and after it."""
 
     __tablename__ = "rating_changes"
+    __table_args__ = (
+        # A player's rated matches, newest first, and the ratings' bounds per account
+        # (store_ratings: revision 0009).
+        Index("ix_rating_changes_player_at", "player_id", "at"),
+    )
 
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
@@ -388,6 +393,8 @@ class PeopleInfo:
     addresses: tuple[str | None, str | None] = (None, None)
     #: Why the finished match was not rated (``None``: rated, or not over yet).
     unrated: str | None = None
+    #: The finished match was rated (:mod:`ginrummy.store_ratings`).
+    rated: bool = False
 
 
 @dataclass(frozen=True)
@@ -465,42 +472,8 @@ def _people_info(s: Session | None, row: _PeopleTable,
         clock_started=row.clock_started, seen=(row.seen0, row.seen1), seeds=seeds,
         ended=row.ended, ended_at=row.ended_at, rematch_offer=row.rematch_offer,
         rematch_id=row.rematch_id, addresses=(row.address0, row.address1),
-        unrated=row.unrated,
+        unrated=row.unrated, rated=bool(row.rated),
     )
-
-
-def _rating_of(s: Session, player_id: int) -> _Rating:
-    row = s.get(_Rating, player_id)
-    if row is None:
-        r, rd, vol = NEW_RATING
-        row = _Rating(player_id=player_id, rating=r, rd=rd, vol=vol, matches=0)
-        s.add(row)
-        s.flush()
-    return row
-
-
-def _rate(s: Session, match: _Match, people: _PeopleTable) -> None:
-    """Update both players' Glicko-2 ratings for the finished people ``match`` (once)."""
-    import glicko2  # type: ignore[import-untyped]
-
-    if people.rated or people.seat1 is None or match.status != "over":
-        return
-    ids = (people.seat0, people.seat1)
-    rows = [_rating_of(s, ids[0]), _rating_of(s, ids[1])]
-    scores = (0.5, 0.5) if match.winner is None else (
-        (1.0, 0.0) if match.winner == 0 else (0.0, 1.0))
-    before = [(r.rating, r.rd, r.vol) for r in rows]
-    now = _now()
-    for seat in (0, 1):
-        p = glicko2.Player(*before[seat])
-        other = before[1 - seat]
-        p.update_player([other[0]], [other[1]], [scores[seat]])
-        row = rows[seat]
-        row.rating, row.rd, row.vol = float(p.rating), float(p.rd), float(p.vol)
-        row.matches += 1
-        s.add(_RatingChange(match_id=match.id, player_id=ids[seat], opponent_id=ids[1 - seat],
-                            score=scores[seat], before=before[seat][0], after=row.rating, at=now))
-    people.rated = True
 
 
 def _end_early(s: Session, match: _Match, people: _PeopleTable | None, winner: int | None,
@@ -512,7 +485,7 @@ def _end_early(s: Session, match: _Match, people: _PeopleTable | None, winner: i
     match.updated_at = _now()
     if people is not None:
         people.ended, people.ended_at = reason, at
-        _rate(s, match, people)
+        _ratings.rate(s, match, people, at)
 
 
 class _PeopleStore:
@@ -641,11 +614,13 @@ class _PeopleStore:
     def save_people_match(
         self, match_id: str, *, expected_version: int, record: str, status: str,
         hands_played: int, scores: tuple[int, int], winner: int | None,
-        new_hands: Sequence[HandSummary] = (), seals: str | None = None, **people: Any,
+        new_hands: Sequence[HandSummary] = (), seals: str | None = None,
+        at: float | None = None, **people: Any,
     ) -> tuple[int, PeopleInfo]:
         """:meth:`Store.save_match` for a people match, with its people row (clock, seeds,
-        presence) in the same transaction; rates the match when it ends. Returns the new
-        version and the people row as saved."""
+        presence) in the same transaction; rates the match when it ends (at ``at``, seconds
+        since the epoch: by default now). Returns the new version and the people row as
+        saved."""
         import json
 
         with self._tx() as s:
@@ -663,7 +638,8 @@ class _PeopleStore:
             if row is not None:
                 table = s.get(_PeopleTable, match_id)
                 assert table is not None
-                _rate(s, row, table)
+                _ratings.rate(s, row, table, time.time() if at is None else at)
+                s.flush()  # the read below is a plain statement: it must see the rating
             fresh = conn.execute(_seated_query(False), {"match_id": match_id}).one()
             info = _people_of_row(fresh)
             assert info is not None
@@ -1386,7 +1362,9 @@ def _make_engine(url: str, *, echo: bool) -> Engine:
     return engine
 
 
-# The token and rate-limit tables live in modules of their own; importing them here registers
-# them with the models (they import this module's names, so they come last).
+# The token and rate-limit tables and the ratings' policy live in modules of their own;
+# importing them here registers them with the models (they import this module's names, so
+# they come last).
 from . import store_limits as _limits  # noqa: E402
+from . import store_ratings as _ratings  # noqa: E402
 from . import store_tokens as _tokens  # noqa: E402

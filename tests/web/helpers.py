@@ -244,15 +244,17 @@ class People:
         assert out["hand"] is not None
         return out
 
-    def finish_hand(self, rng: random.Random) -> None:
-        """Random legal moves by whoever is to play until the hand is over."""
+    def finish_hand(self, rng: random.Random | None = None) -> None:
+        """Random legal moves (``rng``; without one, :func:`choose`'s, which knocks when it can
+        and so ends a hand sooner) by whoever is to play until the hand is over."""
         for _ in range(1000):
             state = self.state(0)
             if state["hand"]["result"] is not None or state["status"] == "over":
                 return
             seat = 0 if state["hand"]["your_turn"] else 1
             state = self.state(seat)
-            r = self.post(seat, "moves", {"move": rng.choice(state["hand"]["legal_moves"])})
+            move = rng.choice(state["hand"]["legal_moves"]) if rng else choose(state)
+            r = self.post(seat, "moves", {"move": move})
             assert r.status_code == 200, r.text
         raise AssertionError("the hand did not end in 1000 moves")
 

@@ -10,7 +10,9 @@ and adds what only people need, all worked out here from the match and its
 * the clock: per move (and per client seed between hands), whose clock runs and its deadline;
 * leaving: a person not seen for the grace period forfeits;
 * :func:`due`: the first of those deadlines that has passed, applied at that moment;
-* :func:`people_out`: what one seat may see of the table (never the other's pending seed);
+* :func:`people_out`: what one seat may see of the table (never the other's pending seed),
+  and once it is over whether it was rated and, if not, why
+  (:data:`~ginrummy.store_ratings.WHY_UNRATED`);
 * :func:`mirrored`: a finished hand seen from seat 1 as if it were seat 0, so that the coach's
   hand review (which reviews seat 0) gives seat 1 their own decisions only.
 """
@@ -22,6 +24,7 @@ import secrets
 
 from ..hand import Hand
 from ..store import MatchInfo, PeopleInfo
+from ..store_ratings import WHY_UNRATED
 from ..table import Table
 from .schemas import ClockOut, PeopleOut
 
@@ -123,6 +126,7 @@ def people_out(
             seconds_left=round(max(0.0, running[1] - now), 3) if running else None,
         )
     joined = people.seats[1] is not None
+    over = info.status == "over"
     return PeopleOut(
         names=list(people.names),
         code=show_code(people.code),
@@ -135,6 +139,9 @@ def people_out(
         winner=info.winner if info.status == "over" else None,
         rematch_offer=people.rematch_offer,
         rematch=people.rematch_id,
+        rated=people.rated if over else None,
+        unrated=people.unrated if over else None,  # type: ignore[arg-type]
+        unrated_why=WHY_UNRATED.get(people.unrated or "") if over else None,
     )
 
 

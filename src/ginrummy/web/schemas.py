@@ -549,6 +549,16 @@ class PeopleOut(BaseModel):
     )
     rematch_offer: int | None = Field(None, description="the seat that offered a rematch")
     rematch: str | None = Field(None, description="the rematch's match id, once accepted")
+    rated: bool | None = Field(
+        None, description="once the match is over: whether it counted for both ratings (null "
+        "before)")
+    unrated: Literal["no_hand", "pair", "account", "address"] | None = Field(
+        None, description="why the finished match was not rated: no hand finished, the two "
+        "had their rated matches together for the day, or an account's or an address's daily "
+        "rated results were reached (null when rated or not over)")
+    unrated_why: str | None = Field(
+        None, description="the same in one sentence to show, e.g. \"Not rated: no hand was "
+        "finished.\"")
 
 
 class LobbyTable(BaseModel):

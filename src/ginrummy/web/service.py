@@ -697,7 +697,7 @@ class TableService:
             presence: dict[str, Any] = {f"seen{seated.seat}": now}
             version, fresh = self.store.save_people_match(
                 info.id, **common, seeds={}, clock_started=now,  # type: ignore[arg-type]
-                **presence)
+                at=now, **presence)
         entry.version, entry.seals, entry.record = version, seals, record
         self._remember(info.id, entry)
         self._notify([(info.id, version)])

@@ -6,7 +6,9 @@ a match was not rated.
   lobby's per-address bound and the rated results' per-address bound;
 - ``people_tables.unrated``: why a finished match was not rated (a short key: ``no_hand``,
   ``pair``, ``account``, ``address``), ``NULL`` when it was rated or is not over;
-- ``rating_changes.address``: the hash of the address the player sat from in that match.
+- ``rating_changes.address``: the hash of the address the player sat from in that match;
+- an index of ``rating_changes`` by player and time, for a player's rated matches and the
+  ratings' bounds per account (:mod:`ginrummy.store_ratings`).
 
 Revision ID: 0009
 Revises: 0008
@@ -32,9 +34,11 @@ def upgrade() -> None:
     with op.batch_alter_table("rating_changes") as batch:
         batch.add_column(sa.Column("address", sa.String(64), nullable=True))
     op.create_index("ix_rating_changes_address", "rating_changes", ["address"])
+    op.create_index("ix_rating_changes_player_at", "rating_changes", ["player_id", "at"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_rating_changes_player_at", table_name="rating_changes")
     op.drop_index("ix_rating_changes_address", table_name="rating_changes")
     with op.batch_alter_table("rating_changes") as batch:
         batch.drop_column("address")

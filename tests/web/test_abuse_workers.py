@@ -1,0 +1,185 @@
+"""Abuse of tables for two people against ``ginrummy serve --workers 2``, on SQLite and on
+PostgreSQL (issue 37): a farm of create/join/resign cycles moves no rating and repeated rated
+matches between one pair stop counting (item 3); a deceptive name is refused by both workers
+(item 7).
+
+Each person's requests are held to one worker (``Pinned`` of test_people_workers.py; the two
+people of a table on different workers) and carry an ``X-Forwarded-For`` address of their own
+(the server believes it from loopback), so the ratings record the address each seat came
+from. Players are made in the database, not through ``POST /api/players`` (limited per
+address). The exact edges of the ratings' bounds are tested in process (test_ratings.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import create_engine, text
+
+from ginrummy.commands.serve import serve
+from ginrummy.store import Store
+from ginrummy.store_limits import address_hash
+from ginrummy.store_ratings import WHY_UNRATED
+
+from .conftest import Server
+from .helpers import choose
+from .pg_databases import database_url
+from .test_people_workers import Pinned
+
+pytestmark = pytest.mark.skipif(not any(p.name == "workers" for p in serve.params),
+                                reason="this ginrummy serve has no --workers")
+
+#: The farm of issue 37: create, join, resign, this many times.
+CYCLES = 30
+#: Most moves of one hand before the test fails (a hand has at most 31 draws a seat).
+MOVES = 200
+
+
+@pytest.fixture(scope="module", params=[
+    "sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def db_url(request: pytest.FixtureRequest,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    yield from database_url(request, tmp_path_factory.mktemp("abuse-workers"))
+
+
+@pytest.fixture(scope="module")
+def server(db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    log = tmp_path_factory.mktemp("abuse-server") / "server.log"
+    s = Server(db_url, log, ("--workers", "2")).start()
+    try:
+        yield s
+    finally:
+        s.stop()
+    assert "Traceback" not in log.read_text(), log.read_text()
+
+
+class Seat:
+    """One person: their requests held to one worker, from their own client address."""
+
+    def __init__(self, server: Server, name: str, address: str,
+                 avoid: str | None = None) -> None:
+        store = Store(server.db_url)
+        try:
+            info, token = store.create_player(name)
+            self.id = info.id
+        finally:
+            store.close()
+        self.token, self.address = token, address
+        self.http = Pinned(server.url, token, avoid=avoid)
+        self.worker = self.http.worker
+
+    def send(self, method: str, path: str, body: dict[str, Any] | None = None
+             ) -> httpx.Response:
+        return self.http.request(method, path, json=body,
+                                 headers={"X-Forwarded-For": self.address})
+
+    def post(self, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        r = self.send("POST", path, body)
+        assert r.status_code in (200, 201), r.text
+        return dict(r.json())
+
+    def get(self, path: str) -> dict[str, Any]:
+        r = self.send("GET", path)
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+    def close(self) -> None:
+        self.http.close()
+
+
+@pytest.fixture()
+def pair(server: Server) -> Iterator[tuple[Seat, Seat]]:
+    """Two people on different workers, from different addresses."""
+    n = next(_numbers)
+    first = Seat(server, "Mallory", f"10.0.{n}.1")
+    second = Seat(server, "Stooge", f"10.0.{n}.2", avoid=first.worker)
+    assert first.worker != second.worker
+    yield first, second
+    first.close()
+    second.close()
+
+
+_numbers = iter(range(1, 200))
+
+
+def _table(seats: tuple[Seat, Seat]) -> str:
+    """A table for two opened by the first person, joined by the second; its id."""
+    made = seats[0].post("/api/matches", {"opponent": "person"})
+    seats[1].post(f"/api/invites/{made['invite']}")
+    return str(made["id"])
+
+
+def _finish_a_hand(seats: tuple[Seat, Seat], mid: str) -> dict[str, Any]:
+    """Both client seeds, then the helpers' chooser for whoever is to play, until the hand
+    is over; the last state."""
+    for n, seat in enumerate(seats):
+        state = seat.post(f"/api/matches/{mid}/next-hand", {"client_seed": f"seed {n}"})
+    holder = 1
+    for _ in range(MOVES):
+        hand = state["hand"]
+        if state["status"] != "playing" or hand["result"] is not None:
+            return state
+        if not hand["your_turn"]:
+            holder = 1 - holder
+            state = seats[holder].get(f"/api/matches/{mid}")
+            continue
+        state = seats[holder].post(f"/api/matches/{mid}/moves",
+                                   {"move": choose(state), "version": state["version"]})
+    raise AssertionError(f"the hand did not end in {MOVES} moves")
+
+
+def test_a_farm_of_cycles_moves_no_rating_and_one_pair_counts_twice_a_day(
+    server: Server, pair: tuple[Seat, Seat]
+) -> None:
+    mallory, stooge = pair
+    ends = []
+    for _ in range(CYCLES):  # issue 37: 1500 -> 1916.5 in 0.6 s
+        mid = _table(pair)
+        ends.append(stooge.post(f"/api/matches/{mid}/resign")["people"])
+    stats = mallory.get("/api/stats")
+    assert stats["matches_won"] == CYCLES
+    assert stats["rating"] is None and stats["rated_matches"] == []
+    assert stooge.get("/api/stats")["rating"] is None
+    assert all(e["rated"] is False and e["unrated"] == "no_hand" for e in ends), ends[0]
+    assert ends[0]["unrated_why"] == "Not rated: no hand was finished."
+
+    # With a hand finished a match counts, but one pair only twice a day, either way round.
+    rated = []
+    for n in range(3):
+        seats = pair if n % 2 == 0 else (stooge, mallory)
+        mid = _table(seats)
+        state = _finish_a_hand(seats, mid)
+        if state["status"] != "over":  # a hand can end the match; else the loser resigns
+            state = seats[1].post(f"/api/matches/{mid}/resign")
+        people = mallory.get(f"/api/matches/{mid}")["people"]
+        rated.append((people["rated"], people["unrated"]))
+        if n == 2:
+            assert people["unrated_why"] == WHY_UNRATED["pair"]
+    assert rated == [(True, None), (True, None), (False, "pair")]
+    stats = mallory.get("/api/stats")
+    assert stats["rating"]["matches"] == 2 and len(stats["rated_matches"]) == 2
+    engine = create_engine(server.db_url)
+    try:
+        with engine.connect() as db:
+            where = {str(row[0]): row[1] for row in db.execute(text(
+                "SELECT player_id, address FROM rating_changes WHERE player_id IN (:a, :b)"),
+                {"a": mallory.id, "b": stooge.id})}
+    finally:
+        engine.dispose()
+    assert where == {str(mallory.id): address_hash(f"address:{mallory.address}"),
+                     str(stooge.id): address_hash(f"address:{stooge.address}")}
+
+
+def test_a_deceptive_name_is_refused_by_both_workers(server: Server) -> None:
+    workers: set[str] = set()
+    for _ in range(2):
+        held = Pinned(server.url, None, avoid=next(iter(workers), None))
+        try:
+            r = held.request("POST", "/api/players", json={"name": "Ann\u202eBob"})
+            workers.add(held.worker)
+        finally:
+            held.close()
+        assert r.status_code == 422 and "bidirectional" in r.json()["detail"], r.text
+    assert len(workers) == 2
