@@ -498,6 +498,7 @@ class _PeopleStore:
     def create_people_match(
         self, *, player_id: int, invite: str, code: str, open: bool, clock: int | None,
         now: float, seat1: int | None = None, rematch_of: str | None = None,
+        rematch_version: int | None = None,
         addresses: tuple[str | None, str | None] = (None, None), **match: Any,
     ) -> tuple[MatchInfo, list[tuple[str, int]]]:
         """Save a new people match with the creator in seat 0 (and ``seat1`` seated already,
@@ -505,17 +506,23 @@ class _PeopleStore:
         first (computer ones abandoned, people ones forfeited, tables nobody joined closed).
         ``addresses``: the hashed client address of each seat
         (:func:`~ginrummy.store_limits.address_hash`), or ``None`` where not known.
-        Returns the match and the (id, version) of the matches ended."""
+        Returns the match and the (id, version) of the matches ended.
+
+        A rematch is made once: the old match's row is locked first, and a rematch of a match
+        that has one already, or that is no longer at ``rematch_version`` (another press,
+        perhaps in another process, changed it since it was read), raises
+        :class:`ConflictError`, changing nothing."""
         with self._tx() as s:
+            if rematch_of is not None:
+                old_match = s.get(_Match, rematch_of, with_for_update=True)
+                old = s.get(_PeopleTable, rematch_of)
+                assert old is not None and old_match is not None
+                if old.rematch_id is not None or rematch_version not in (
+                        None, old_match.version):
+                    raise ConflictError(f"match {rematch_of} changed since it was read")
             ended = _leave(s, player_id, now)
             if seat1 is not None:
                 ended += _leave(s, seat1, now)
-            if rematch_of is not None:
-                old = s.get(_PeopleTable, rematch_of)
-                old_match = s.get(_Match, rematch_of)
-                assert old is not None and old_match is not None
-                if old.rematch_id is not None:
-                    raise ConflictError(f"match {rematch_of} has its rematch already")
             stamp = _now()
             hands = match.pop("hands", ())
             seals = match.pop("seals", None)

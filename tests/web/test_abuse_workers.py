@@ -1,7 +1,8 @@
 """Abuse of tables for two people against ``ginrummy serve --workers 2``, on SQLite and on
 PostgreSQL (issue 37): a farm of create/join/resign cycles moves no rating and repeated rated
-matches between one pair stop counting (item 3); a deceptive name is refused by both workers
-(item 7).
+matches between one pair stop counting (item 3); simultaneous rematch presses, one to each
+worker, make one rematch that both people see (item 9); a deceptive name is refused by both
+workers (item 7).
 
 Each person's requests are held to one worker (``Pinned`` of test_people_workers.py; the two
 people of a table on different workers) and carry an ``X-Forwarded-For`` address of their own
@@ -11,6 +12,7 @@ address). The exact edges of the ratings' bounds are tested in process (test_rat
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -33,6 +35,8 @@ pytestmark = pytest.mark.skipif(not any(p.name == "workers" for p in serve.param
 
 #: The farm of issue 37: create, join, resign, this many times.
 CYCLES = 30
+#: Trials of two rematch presses at once.
+TRIALS = 25
 #: Most moves of one hand before the test fails (a hand has at most 31 draws a seat).
 MOVES = 200
 
@@ -170,6 +174,55 @@ def test_a_farm_of_cycles_moves_no_rating_and_one_pair_counts_twice_a_day(
         engine.dispose()
     assert where == {str(mallory.id): address_hash(f"address:{mallory.address}"),
                      str(stooge.id): address_hash(f"address:{stooge.address}")}
+
+
+def test_simultaneous_rematch_presses_on_two_workers_make_one_rematch(
+    server: Server, pair: tuple[Seat, Seat]
+) -> None:
+    seats = pair
+    mid = _table(seats)
+    seats[1].post(f"/api/matches/{mid}/resign")
+    engine = create_engine(server.db_url)
+    failures: list[str] = []
+    try:
+        for trial in range(TRIALS):
+            start = threading.Barrier(2)
+            answers: dict[int, httpx.Response] = {}
+
+            def press(seat: int, start: threading.Barrier = start, mid: str = mid,
+                      answers: dict[int, httpx.Response] = answers) -> None:
+                seats[seat].send("GET", "/api/health")  # the connection checked first
+                start.wait()
+                answers[seat] = seats[seat].send("POST", f"/api/matches/{mid}/rematch")
+
+            threads = [threading.Thread(target=press, args=(s,)) for s in (0, 1)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            codes = [answers[s].status_code for s in (0, 1)]
+            seen = [seats[s].get(f"/api/matches/{mid}")["people"]["rematch"] for s in (0, 1)]
+            with engine.connect() as db:
+                made = db.execute(text(
+                    "SELECT count(*) FROM people_tables WHERE seat0 = :a OR seat1 = :a"),
+                    {"a": seats[0].id}).scalar_one()
+            if codes != [200, 200] or seen[0] is None or seen[0] != seen[1] \
+                    or made != trial + 2:
+                failures.append(f"trial {trial}: {codes} {answers[0].text[:60]!r} "
+                                f"{answers[1].text[:60]!r}, rematch {seen}, {made} matches")
+                # Pressed again one after the other, so the next trials go on from there.
+                seen = [seats[s].post(f"/api/matches/{mid}/rematch")["people"]["rematch"]
+                        for s in (0, 1)]
+                assert seen[1] is not None, seen
+            new = str(seen[1])
+            for s in (0, 1):
+                state = seats[s].get(f"/api/matches/{new}")
+                assert state["status"] == "between_hands" and state["seat"] == s
+            seats[trial % 2].post(f"/api/matches/{new}/resign")
+            mid = new
+    finally:
+        engine.dispose()
+    assert not failures, f"{len(failures)} of {TRIALS} trials failed, first: {failures[:3]}"
 
 
 def test_a_deceptive_name_is_refused_by_both_workers(server: Server) -> None:

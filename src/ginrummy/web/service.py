@@ -115,6 +115,10 @@ COACH_OFF = (
 #: How many locks serialize requests on matches (see ``TableService._lock``).
 LOCK_STRIPES = 64
 
+#: How many times a rematch press is judged again after another press changed the match
+#: first (an offer, then the rematch: the state can move on twice).
+REMATCH_TRIES = 3
+
 
 class NotFound(Exception):
     """No such match for this player (whether it exists for another is not said)."""
@@ -332,22 +336,33 @@ class TableService:
         Answers the state of the finished match (``people.rematch`` is the new match's id once
         both want it)."""
         with self._lock(match_id):
-            seated = self._load(player, match_id)
-            people = seated.people
-            if people is None:
-                raise Conflict("A rematch is for a match between two people; start a new "
-                               "match against the computer instead.")
-            if seated.info.status != "over":
-                raise Conflict("The match is not over: a rematch can be offered at its end.")
-            # Offered already by this person (or the rematch made): nothing changes, so no
-            # new version wakes either person's event stream.
-            if people.rematch_id is None and people.rematch_offer != seated.seat:
-                if people.rematch_offer is None:
-                    version = self.store.update_people(
-                        match_id, seated.info.version, rematch_offer=seated.seat)
-                else:
-                    version = self._start_rematch(seated)
+            for attempt in range(REMATCH_TRIES):
+                seated = self._load(player, match_id)
+                people = seated.people
+                if people is None:
+                    raise Conflict("A rematch is for a match between two people; start a new "
+                                   "match against the computer instead.")
+                if seated.info.status != "over":
+                    raise Conflict("The match is not over: a rematch can be offered at its "
+                                   "end.")
+                # Offered already by this person (or the rematch made): nothing changes, so
+                # no new version wakes either person's event stream.
+                if people.rematch_id is not None or people.rematch_offer == seated.seat:
+                    break
+                try:
+                    if people.rematch_offer is None:
+                        version = self.store.update_people(
+                            match_id, seated.info.version, rematch_offer=seated.seat)
+                    else:
+                        version = self._start_rematch(seated)
+                except ConflictError:
+                    # The other person's press (this lock holds only within this process)
+                    # changed the match first: judge the press again on what it is now.
+                    if attempt == REMATCH_TRIES - 1:
+                        raise
+                    continue
                 self._notify([(match_id, version)])
+                break
             return self._state(self._load(player, match_id), None)
 
     def expire_due(self, match_id: str) -> bool:
@@ -457,7 +472,8 @@ class TableService:
     def _new_people_match(
         self, player: PlayerInfo, rules: RuleSet, open: bool, clock: int | None,
         *, seat1: int | None = None, first_dealer: int | None = None,
-        rematch_of: str | None = None, addresses: tuple[str | None, str | None] = (None, None),
+        rematch_of: str | None = None, rematch_version: int | None = None,
+        addresses: tuple[str | None, str | None] = (None, None),
     ) -> MatchState:
         deal_seed = secrets.token_hex(16)
         match = Match(rules, seed=deal_seed, first_dealer=first_dealer, start=False)
@@ -467,7 +483,8 @@ class TableService:
         names = (player.name, "Seat 1")
         info, ended = self.store.create_people_match(
             player_id=player.id, seat1=seat1, invite=new_invite(), code=new_code(), open=open,
-            clock=clock, now=self.now(), rematch_of=rematch_of, addresses=addresses,
+            clock=clock, now=self.now(), rematch_of=rematch_of,
+            rematch_version=rematch_version, addresses=addresses,
             level=PERSON, profile=rules.profile, rules=rules.describe(),
             hollywood=match.score.hollywood, deal_seed=deal_seed, status="playing",
             record=dumps(match, players=names, meta=self._meta(PERSON),
@@ -490,7 +507,7 @@ class TableService:
         self._new_people_match(
             creator, old.rules, False, people.clock, seat1=people.seats[1],
             first_dealer=1 - old.first_dealer, rematch_of=seated.info.id,
-            addresses=people.addresses)
+            rematch_version=seated.info.version, addresses=people.addresses)
         info = self.store.get_match(people.seats[0], seated.info.id)
         assert info is not None
         return info.version
