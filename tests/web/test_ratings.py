@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import secrets
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,13 @@ class Table:
             addresses: tuple[str | None, str | None] = (None, None)) -> tuple[bool, str | None]:
         """A match of ``a`` (seat 0) and ``b`` with ``hands`` finished hands, resigned at
         ``at``: (rated, why not)."""
+        match_id, version = self.ready(a, b, at, hands=hands, addresses=addresses)
+        return self.resign(match_id, version, at, winner=winner)
+
+    def ready(self, a: int, b: int, at: float, *, hands: int = 1,
+              addresses: tuple[str | None, str | None] = (None, None)) -> tuple[str, int]:
+        """A match of ``a`` (seat 0) and ``b`` with ``hands`` finished hands: its id and
+        version."""
         info, _ended = self.store.create_people_match(
             player_id=a, seat1=b, invite=secrets.token_urlsafe(12), code=secrets.token_hex(4),
             open=False, clock=None, now=at, addresses=addresses, level=PERSON,
@@ -69,9 +77,14 @@ class Table:
             version, _people = self.store.save_people_match(
                 info.id, expected_version=version, record="(not read)", status="playing",
                 hands_played=hands, scores=(25, 0), winner=None, at=at)
-        self.store.end_match_early(info.id, expected_version=version, winner=winner,
+        return info.id, version
+
+    def resign(self, match_id: str, version: int, at: float, *, winner: int = 0
+               ) -> tuple[bool, str | None]:
+        """End the match at ``at`` (resigned): (rated, why not)."""
+        self.store.end_match_early(match_id, expected_version=version, winner=winner,
                                    reason="resigned", at=at)
-        people = self.store.people_of(info.id)
+        people = self.store.people_of(match_id)
         assert people is not None
         return people.rated, people.unrated
 
@@ -140,6 +153,35 @@ def test_an_address_has_its_rated_results_bounded_a_day(store: Store) -> None:
     assert t.end(t.player(), t.player(), T0 + 1, addresses=(lone, lone)) == (False, "address")
     assert t.end(t.player(), t.player(), T0 + 2, addresses=(None, lone)) == (True, None)
     assert t.end(t.player(), t.player(), T0 + 3, addresses=(lone, None)) == (False, "address")
+
+
+def test_two_matches_ending_at_once_cannot_both_take_the_last_place(store: Store) -> None:
+    """Two matches from one address ending at the same moment (in two threads, two
+    connections), one place left under the address's bound: one is rated, the other not.
+    Without the ratings' turn both counted 29 and both were rated in 13 of 15 such trials on
+    PostgreSQL (SQLite lets one writer in at a time anyway)."""
+    t = Table(store)
+    for _trial in range(5):
+        address = f"race {secrets.token_hex(4)}"
+        for _ in range(ADDRESS_RATED // 2 - 1):  # two results each: one place left after
+            t.end(t.player(), t.player(), T0, addresses=(address, address))
+        t.end(t.player(), t.player(), T0, addresses=(address, None))
+        ready = [t.ready(t.player(), t.player(), T0, addresses=(address, None))
+                 for _ in range(2)]
+        start = threading.Barrier(2)
+        ended: list[tuple[bool, str | None]] = []
+
+        def end(match: tuple[str, int], start: threading.Barrier = start,
+                ended: list[tuple[bool, str | None]] = ended) -> None:
+            start.wait()
+            ended.append(t.resign(*match, T0 + 1))
+
+        threads = [threading.Thread(target=end, args=(m,)) for m in ready]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(ended) == [(False, "address"), (True, None)]
 
 
 def test_both_people_are_told_whether_it_was_rated(tmp_path: Any) -> None:
