@@ -520,6 +520,12 @@ class _PeopleStore:
                 if old.rematch_id is not None or rematch_version not in (
                         None, old_match.version):
                     raise ConflictError(f"match {rematch_of} changed since it was read")
+            if seat1 is not None:
+                # Both players' rows first, in one order: ending their matches may take the
+                # ratings' turn (store_ratings), which must never wait while a row another
+                # transaction wants is held after it.
+                s.execute(select(_Player.id).where(_Player.id.in_([player_id, seat1]))
+                          .order_by(_Player.id).with_for_update())
             ended = _leave(s, player_id, now)
             if seat1 is not None:
                 ended += _leave(s, seat1, now)

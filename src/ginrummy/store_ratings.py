@@ -22,6 +22,8 @@ rating happen under one turn for all ratings (on PostgreSQL a transaction-scoped
 lock; on SQLite the store's writer lock, one writer at a time), so two workers ending matches
 at once cannot both take the last place of a bound, nor lose one of two updates of a rating.
 Rated matches end a few times an hour per person; one turn for all costs nothing that shows.
+A transaction takes the turn after any player row it locks (a rematch, which ends both
+players' other matches, locks both rows first), so two transactions never wait on each other.
 """
 
 from __future__ import annotations
