@@ -286,24 +286,31 @@ def test_by_the_numbers_shows_the_real_runs_with_their_commands(
 def test_the_strategy_panel_shows_every_tip_with_its_situation_and_figures(
     browser: Any, live_server: Server, artifacts: Path, width: int
 ) -> None:
-    """Strategy (in the top bar): every tip, the situation that shows it (which opens on the
-    table), and every self-play figure with its interval, in the server's own words."""
-    from ginrummy.strategy import strategy_tips
+    """Strategy (in the top bar): every tip, surest first, the situation that shows it (which
+    opens on the table), and its self-play figure in one short line; no command, no tip
+    contradicted by its own figure, and the whole window short enough to read (issue 38)."""
+    from ginrummy.strategy import ABOUT, strategy_tips
 
     tips = strategy_tips()
     with page_at(browser, live_server, width) as pg:
         pg.click("#new-cancel")
         pg.click("#btn-strategy")
         pg.wait_for_selector("#strategy-list .strategy-tip")
-        assert pg.locator("#strategy-list .strategy-tip").count() == len(tips) == 7
+        assert pg.eval_on_selector_all("#strategy-list .strategy-tip",
+                                       "els => els.map(e => e.dataset.tip)") == [
+            t.key for t in tips]
         for tip in tips:
             sec = pg.locator(f'#strategy-list .strategy-tip[data-tip="{tip.key}"]')
             text = " ".join(sec.inner_text().split())
             assert tip.title in text and tip.text in text
             assert sec.locator(f'button[data-situation="{tip.situation_id}"]').inner_text() == (
                 tip.situation_title)
-            for e in tip.evidence:
-                assert e.sentence in text and e.figure in text and e.command in text
+            assert sec.locator(".strategy-figure").inner_text() == tip.line
+        whole = pg.inner_text("#dlg-strategy")
+        assert ABOUT in " ".join(whole.split())
+        for word in ("Made by", "benchmarks/", "--seed", "disagree"):
+            assert word not in whole, word
+        assert len(whole) <= 2500, len(whole)  # it was 5.4k characters
         assert pg.evaluate("(() => { const d = document.getElementById('dlg-strategy');"
                            " return d.scrollWidth <= d.clientWidth + 1; })()")
         pg.screenshot(path=str(artifacts / f"strategy-{width}.png"), full_page=True)

@@ -415,37 +415,29 @@ function updateTourOffer() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Strategy: the tips, each with its situation and the self-play evidence the server sends.
+// Strategy: the tips, each with its situation and its self-play figure in one line.
 
 let strategy = null;
 
 async function openStrategy() {
   strategy = await openPanel("strategy", "/api/learn/strategy", strategy);
   if (!strategy) return;
-  const box = $("strategy-list");
+  $("strategy-about").textContent = strategy.about;
   const parts = strategy.tips.map((tip, i) => {
     const sec = el("section", null, "strategy-tip");
     sec.dataset.tip = tip.key;
     sec.append(el("h3", `${i + 1}. ${tip.title}`), el("p", tip.tip));
-    const see = el("p", "See it: ");
+    const see = el("p", "Try it: ");
     const btn = el("button", tip.situation.title, "linkish");
     btn.type = "button";
     btn.dataset.situation = tip.situation.id;
     btn.onclick = () => { $("dlg-strategy").close(); openSituation(tip.situation.id); };
     see.append(btn);
-    sec.append(see);
-    for (const e of tip.evidence) {
-      const p = el("p", e.sentence, `strategy-evidence ${e.verdict}`);
-      p.dataset.verdict = e.verdict;
-      const cmd = el("p", "Made by: ", "muted small strategy-command");
-      cmd.append(el("code", e.command));
-      sec.append(p, cmd);
-    }
-    if (tip.note) sec.append(el("p", tip.note, "strategy-note"));
+    const figure = el("p", tip.line, "muted small strategy-figure");
+    sec.append(see, figure);
     return sec;
   });
-  const made = el("p", "Figures: net points per hand of the player that follows the tip, modern rules, 95% intervals (normal, over hands).", "muted small");
-  box.replaceChildren(...parts, made);
+  $("strategy-list").replaceChildren(...parts);
 }
 
 export function setupLearn(lent) {
