@@ -162,6 +162,47 @@ def test_the_first_round_is_completed_by_following_its_steps(page: Any, artifact
     page.click("#new-cancel")
 
 
+#: The guide's steps whose control makes a move (a decision); the others select a card or wait.
+MOVE_STEPS = {"opening", "draw", "discard", "knock", "gin", "last-chance"}
+
+
+def test_the_guide_counts_decisions_not_clicks(page: Any) -> None:
+    """Issue 38: the guided round's counter said "step 38" after three turns (it counted every
+    redraw); it counts the person's decisions: selecting a card and pressing Discard is one,
+    and the computer's turns add none."""
+    page.click("#new-tour")
+    page.wait_for_selector("#guide:not([hidden])")
+    made = 0
+    discards = 0
+    for _ in range(MAX_STEPS):
+        page.wait_for_function(
+            "document.body.dataset.busy === 'false'"
+            " && document.getElementById('guide').dataset.step !== 'wait'"
+        )
+        step = page.get_attribute("#guide", "data-step")
+        count = page.inner_text("#guide-count")
+        if step == "done" or discards == 3:
+            break
+        number = re.search(r"\d+", count)
+        assert number is not None and int(number.group()) == made + 1, (step, count, made)
+        key = page.get_attribute("#guide", "data-key")
+        page.click(page.get_attribute("#guide", "data-target"))
+        page.wait_for_function(
+            f"document.getElementById('guide').dataset.key !== {key!r}"
+            " || Boolean(document.querySelector('#dlg-melds[open]'))"
+        )
+        if page.locator("#dlg-melds[open]").count():
+            page.click("#melds-knock")
+        made += step in MOVE_STEPS
+        discards += step == "discard"
+    else:
+        raise AssertionError("the guide did not reach three discards or the end")
+    if step == "done":
+        assert count == f"· {made} decision{'s' if made != 1 else ''}"
+    else:  # three turns in: the counter is at the fourth turn's first decision, or so
+        assert count == f"· decision {made + 1}" and made <= 8
+
+
 def test_the_guide_leads_through_the_window_of_groupings(browser: Any, live_server: Server) -> None:
     """The guided first round reaches a knock with two groupings of the same deadwood (the
     stacked match of knock_choice.py, the guide on for it): the guide's Knock step says a window

@@ -18,7 +18,6 @@ let catalogue = null;  // the situation summaries, in order
 let current = null;    // { id, data, answer }
 let focusAnswer = false;
 let guideKey = "";
-let guideSteps = 0;
 
 async function call(method, path, body) {
   const init = { method, headers: { Accept: "application/json" } };
@@ -282,7 +281,6 @@ function setTour(value) {
 async function startTour() {
   if (current) leaveLesson();
   guideKey = "";
-  guideSteps = 0;
   const st = await table.startMatch({
     profile: "traditional", level: "easy", hollywood: false, last_discard_chance: false,
   });
@@ -364,6 +362,17 @@ export function guideStep(state, ui, busy) {
   return { step: "select", text: `Now throw one card. Cards in the light boxes are melds; the rest is deadwood. Select a card by clicking it (or H, arrows and Enter). A good choice is the ${symbol(throwIt.card)}: throwing it leaves the least deadwood (${throwIt.deadwood_after}).`, targets: [cardSel(throwIt.card)] };
 }
 
+// The guide's counter counts the person's decisions (their moves in the hand: take or pass,
+// draw, discard, knock), not the clicks and redraws between them: selecting a card and then
+// pressing Discard is one decision.
+function decisionCount(state, step) {
+  if (!state.hand) return "";
+  const made = state.hand.history.filter((m) => m.who === "you").length;
+  if (step === "done") return `· ${made} ${made === 1 ? "decision" : "decisions"}`;
+  if (step === "wait") return made ? `· ${made} ${made === 1 ? "decision" : "decisions"} so far` : "";
+  return `· decision ${made + 1}`;
+}
+
 function renderGuide(state, ui, busy) {
   const t = tour();
   const box = $("guide");
@@ -383,14 +392,13 @@ function renderGuide(state, ui, busy) {
     if (target) target.classList.add("guide-target");
   }
   if (key === guideKey) return;
-  if (g.step !== "wait") guideSteps += 1;
   guideKey = key;
   box.hidden = false;
   box.dataset.step = g.step;
   box.dataset.target = g.targets[0] || "";
   box.dataset.key = key;
   $("guide-text").textContent = g.text;
-  $("guide-count").textContent = guideSteps ? `· step ${guideSteps}` : "";
+  $("guide-count").textContent = decisionCount(state, g.step);
   $("guide-skip").textContent = g.step === "done" ? "Finish the guide" : "Skip the guide (Esc)";
 }
 
