@@ -31,7 +31,7 @@ __all__ = ["PROFILE_NAMES_SAID", "PROFILE_TITLES", "CheatSheet", "Section", "che
 PROFILE_NAMES_SAID: dict[str, str] = {
     "traditional": "Traditional",
     "modern": "Modern",
-    "browser": "No big gin",
+    "browser": "Standard",
     "house": "House",
     "oklahoma": "Oklahoma",
 }
@@ -40,7 +40,7 @@ PROFILE_NAMES_SAID: dict[str, str] = {
 PROFILE_TITLES: dict[str, str] = {
     "traditional": "Traditional",
     "modern": "Modern (big gin, 25-point bonuses)",
-    "browser": "No big gin (25-point bonuses)",
+    "browser": "Standard (25-point bonuses, no big gin)",
     "house": "House (no end-of-game bonuses)",
     "oklahoma": "Oklahoma (the upcard sets the knock limit)",
 }

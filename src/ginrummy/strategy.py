@@ -71,8 +71,8 @@ class Evidence:
 
 @dataclass(frozen=True)
 class Tip:
-    """A tip in our words, its situation (id and title) and the evidence for it (the first
-    run is the one the player is shown)."""
+    """A tip in our words, its situation (id and neutral heading: the player has not answered
+    it yet) and the evidence for it (the first run is the one the player is shown)."""
 
     key: str
     title: str
@@ -122,7 +122,7 @@ def strategy_tips() -> list[Tip]:
             raise ValueError(f"the strategy tip {tip['key']!r} has no run in the data")
         out.append(Tip(
             key=tip["key"], title=tip["title"], text=tip["tip"],
-            situation_id=situation.id, situation_title=situation.lesson.title,
+            situation_id=situation.id, situation_title=situation.lesson.heading,
             evidence=evidence,
         ))
     return out

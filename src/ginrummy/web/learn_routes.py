@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException
 
 from ..lessons import NAMES, Outcome, Situation, answer, load_situations
-from ..lessons.text import line_words, proof_text, verdict_text
+from ..lessons.text import line_words, proof_text, rules_label, verdict_text
 from ..match import Match
 from ..strategy import ABOUT, strategy_data, strategy_tips
 from .learn_schemas import AnswerIn, AnswerOut, LineOut, SituationOut, SituationSummary
@@ -58,9 +58,10 @@ def _summary(s: Situation) -> SituationSummary:
     return SituationSummary(
         id=s.id,
         title=lesson.title,
+        heading=lesson.heading,
         topic=lesson.topic,
         topic_title=lesson.topic_title,
-        rules=s.position.rules.describe(),
+        rules=rules_label(s),
         profiles=list(lesson.profiles),
         proof=lesson.proof,
     )

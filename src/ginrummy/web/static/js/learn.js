@@ -87,7 +87,8 @@ async function openLearn() {
       parts.push(list);
     }
     const li = el("li");
-    const btn = el("button", s.title, "linkish");
+    // A neutral heading until the situation is solved: the lesson's title may say the answer.
+    const btn = el("button", done.has(s.id) ? s.title : s.heading, "linkish");
     btn.type = "button";
     btn.dataset.situation = s.id;
     btn.onclick = () => { $("dlg-learn").close(); openSituation(s.id); };
@@ -99,11 +100,13 @@ async function openLearn() {
     list.append(li);
   }
   box.replaceChildren(...parts);
-  showNumbers();
+  const measured = $("learn-measured");
+  measured.ontoggle = () => { if (measured.open) showNumbers(); };
 }
 
 // ---------------------------------------------------------------------------------------------
-// By the numbers: how hands end between two copies of a level, from real self-play runs.
+// How hands end between two copies of a level, from real self-play runs: behind the Learn
+// panel's "how we measured this", loaded when it is opened.
 
 const NUMBER_ROWS = [
   ["knock", "Plain knocks", "share"],
@@ -188,8 +191,8 @@ async function openSituation(id) {
   document.body.dataset.situation = id;
   delete document.body.dataset.answered;
   $("lesson-topic").textContent = data.topic_title;
-  $("lesson-rules").textContent = `rules: ${data.rules}`;
-  $("lesson-title").textContent = data.title;
+  $("lesson-rules").textContent = `Rules: ${data.rules}`;
+  $("lesson-title").textContent = data.heading;  // the lesson's title once answered
   $("lesson-question").textContent = data.question;
   $("lesson-how").hidden = false;
   $("lesson-answer").hidden = true;
@@ -203,6 +206,7 @@ async function openSituation(id) {
 async function answerMove(move) {
   const result = await call("POST", `/api/situations/${encodeURIComponent(current.id)}/answer`, { move });
   current.answer = result;
+  $("lesson-title").textContent = current.data.title;
   if (result.correct) markSolved(current.id);
   renderAnswer(result);
   if (table.hooks.onLessonAnswer) table.hooks.onLessonAnswer(current.id, move, result);
