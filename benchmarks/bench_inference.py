@@ -18,10 +18,10 @@ It also counts how often the opponent's real hand, walked back along its real dr
 contradicts none of its moves (``knowledge.PastPlay``): every time against ``simple``, whose
 rules ``QUICK_FIT`` describes.
 
-A second table asks what matters most against ``simple`` (docs/players.md, "What knowing the
-opponent's hand is worth"): does a discard feed it? In ``bench_strength.py``'s matches of
-``hard`` against ``simple`` (seed ``s1``), every card ``hard`` holds at each of its discard
-decisions is labelled by whether ``simple``'s real hand melds with it, and predicted by:
+A second table asks what matters most against ``simple`` (docs/notes/players-lab.md, "What
+knowing the opponent's hand is worth"): does a discard feed it? In ``bench_strength.py``'s
+matches of ``hard`` against ``simple`` (seed ``s1``), every card ``hard`` holds at each of its
+discard decisions is labelled by whether ``simple``'s real hand melds with it, and predicted by:
 
 * ``hard's danger``: ``OpponentModel.danger`` (each card's odds taken as independent);
 * ``learned``: a small network (numpy, two layers, seeded) on features read from the view

@@ -77,7 +77,7 @@ def test_rules_command_prints_and_exports_json() -> None:
     runner = CliRunner()
     out = runner.invoke(main, ["rules", "--profile", "oklahoma", "--rule", "gin_bonus=33"])
     assert out.exit_code == 0, out.output
-    assert "oklahoma (gin_bonus=33)" in out.output
+    assert "Gin rummy cheat sheet: Oklahoma, gin bonus 33" in out.output
     assert "+ 33" in out.output
     data = json.loads(runner.invoke(main, ["rules", "--profile", "house", "--json"]).output)
     assert data["profile"] == "house"
@@ -124,4 +124,40 @@ def test_the_winner_rule_can_be_overridden_on_the_sheet() -> None:
     lines = _lines("traditional", winner="first_to_target")
     assert "reached 100 first" in lines["End of the game/Winner"]
     out = CliRunner().invoke(main, ["rules", "--rule", "winner=first_to_target"])
-    assert out.exit_code == 0 and "traditional (winner=first_to_target)" in out.output
+    assert out.exit_code == 0 and "Traditional, winner first to target" in out.output
+
+
+#: What a profile's title may claim, each a fact about its RuleSet.
+TITLE_CLAIMS = {
+    "no big gin": lambda r: not r.big_gin,
+    "big gin,": lambda r: r.big_gin,
+    "25-point bonuses": lambda r: r.gin_bonus == 25 and r.undercut_bonus == 25,
+    "200 for a shutout": lambda r: r.shutout == "game_bonus" and r.shutout_game_bonus == 200,
+    "no end-of-game bonuses": lambda r: r.game_bonus == 0 and r.box_bonus == 0,
+    "the upcard sets the knock limit": lambda r: r.oklahoma,
+}
+
+
+@pytest.mark.parametrize("profile", sorted(BOOK))
+def test_a_rule_set_is_named_by_what_it_is(profile: str) -> None:
+    """Issue 38: the profiles are named for players by their rules, not by where the rules
+    were found ("Browser"); what a title claims is true of its rule set; the cheat sheet's
+    title names the rules once, overrides in words ("Traditional — traditional" and
+    "hollywood=on" before)."""
+    from ginrummy.cheatsheet import PROFILE_TITLES, rules_name
+
+    rules = get_rules(profile)
+    title = PROFILE_TITLES[profile]
+    assert "browser" not in title.lower()
+    assert title.startswith(rules_name(rules))
+    for claim, holds in TITLE_CLAIMS.items():
+        if claim in title.lower():
+            assert holds(rules), (title, claim)
+    assert len(set(PROFILE_TITLES.values())) == len(PROFILE_TITLES)
+    out = CliRunner().invoke(main, ["rules", "--profile", profile, "--hollywood",
+                                    "--rule", "gin_bonus=30"])
+    assert out.exit_code == 0, out.output
+    head = out.output.splitlines()[0]
+    assert head == f"Gin rummy cheat sheet: {rules_name(rules)}, gin bonus 30, Hollywood"
+    assert head.lower().count(rules_name(rules).lower()) == 1
+    assert "=" not in head and "_" not in head and "browser" not in head.lower()

@@ -1,8 +1,9 @@
 """The self-play figures the documentation shows are what the commands print today: each doc
 block is run again and compared line for line (the wall-clock line aside), so a change to a
-player, a deal or the output's layout that leaves a stale figure in docs/simulate.md or in
-the Learn panel's data fails here. The quick one (a hash of 2,000 hands of `simple`) runs by
-default; the others take a minute or so and run with --slow."""
+player, a deal or the output's layout that leaves a stale figure in docs/simulate.md, in
+docs/players.md's strength table, in the Learn panel's data or in the Strategy window's fails
+here. The quick ones (a hash of 2,000 hands of `simple`; the players' page holds its commands)
+run by default; the others take a minute or so and run with --slow."""
 
 from __future__ import annotations
 
@@ -71,3 +72,61 @@ def test_the_learn_panels_numbers_are_todays(tmp_path: Path) -> None:
                    check=True, capture_output=True, timeout=600)
     shipped = ROOT / "src" / "ginrummy" / "data" / "by_the_numbers.json"
     assert out.read_text(encoding="utf-8") == shipped.read_text(encoding="utf-8")
+
+
+PLAYERS = (ROOT / "docs" / "players.md").read_text(encoding="utf-8")
+LAB = (ROOT / "docs" / "notes" / "players-lab.md").read_text(encoding="utf-8")
+LEVELS = {"Easy": "simple", "Medium": "medium", "Hard": "hard", "Expert": "expert"}
+
+
+def strength_rows() -> list[tuple[str, str, int, float]]:
+    """docs/players.md's strength table: (first player, second, matches, match win %)."""
+    rows = re.findall(r"^\| (\w+) against (\w+) \| ([\d,]+)[^|]*\| ([\d.]+)% \|", PLAYERS, re.M)
+    return [(LEVELS[a], LEVELS[b], int(n.replace(",", "")), float(p)) for a, b, n, p in rows]
+
+
+def test_the_players_page_is_for_players_and_the_lab_notes_keep_the_commands() -> None:
+    """Issue 38: docs/players.md says how each level plays and how strong it is, in one table
+    with its commands; the trials (fifteen rounds of them) live in docs/notes/players-lab.md,
+    each figure with its command."""
+    assert len(PLAYERS.splitlines()) <= 80
+    assert "### Issue 14" not in PLAYERS and "### Issue 14" in LAB
+    rows = strength_rows()
+    assert {(a, b) for a, b, _, _ in rows} >= {("medium", "simple"), ("hard", "simple"),
+                                               ("hard", "medium"), ("expert", "hard")}
+    commands = re.findall(r"^    (python benchmarks/bench_strength\.py .*)$", PLAYERS, re.M)
+    for a, b, matches, _ in rows:
+        assert any(f"{a}:{b}" in c and f"--matches {matches}" in c for c in commands), (a, b)
+    for text in (PLAYERS, LAB):
+        for script in set(re.findall(r"python (benchmarks/\w+\.py)", text)):
+            assert (ROOT / script).exists(), script
+
+
+@pytest.mark.slow
+def test_the_players_pages_strength_table_is_todays(tmp_path: Path) -> None:
+    """The quick levels' rows of docs/players.md, played again by their command."""
+    command = next(c for c in re.findall(r"^    (python benchmarks/bench_strength\.py .*)$",
+                                         PLAYERS, re.M) if "medium:simple" in c)
+    out = subprocess.run([sys.executable, *command.split()[1:]], cwd=ROOT, check=True,
+                         capture_output=True, text=True, timeout=900).stdout
+    won = {(a, b): float(p) for a, b, p in
+           re.findall(r"^\| (\w+) vs (\w+) \| \d+ \| \d+ \| \d+ \| ([\d.]+) \|", out, re.M)}
+    for a, b, _, shown in strength_rows():
+        if (a, b) in won:
+            assert won[a, b] == shown, (a, b)
+
+
+@pytest.mark.slow
+def test_a_strategy_tips_figure_is_reproduced_by_its_command(tmp_path: Path) -> None:
+    """The Strategy window's data is regenerable: the knock tip's run, played again by the
+    command kept beside it, gives the shipped figures."""
+    import json
+
+    shipped = ROOT / "src" / "ginrummy" / "data" / "strategy_tips.json"
+    data = json.loads(shipped.read_text(encoding="utf-8"))
+    run = next(r for r in data["runs"] if r["tip"] == "knock-when-it-pays")
+    out = tmp_path / "tips.json"
+    subprocess.run([sys.executable, *run["command"].split()[1:], "--merge", str(shipped),
+                    "-o", str(out)], cwd=ROOT, check=True, capture_output=True, timeout=900)
+    again = json.loads(out.read_text(encoding="utf-8"))
+    assert again == data

@@ -14,6 +14,7 @@ from rich.console import Console
 from ginrummy.cards import cards_of_mask, parse_cards
 from ginrummy.cli import main
 from ginrummy.lessons import answer, load_situations
+from ginrummy.lessons.text import GOAL, rules_label
 from ginrummy.tui.lesson import LessonTable
 from ginrummy.tui.parse import typed_card
 from ginrummy.tui.render import asciify
@@ -40,11 +41,16 @@ def test_learn_lists_plays_and_explains_a_situation() -> None:
     number = next(i for i, s in enumerate(SITUATIONS, 1) if s.id == "layoffs-chain-along-a-run")
     situation = SITUATIONS[number - 1]
     child = spawn("learn", "--plain")
+    # The goal of the game first (issue 38), wrapped to the terminal's width.
+    child.expect(r"\s+".join(re.escape(word) for word in " ".join(GOAL).split()))
     child.expect_exact("Layoffs:")
-    child.expect_exact(f"{number:2d}. Layoffs chain along a run")
+    # Each by its neutral heading (the title says the answer) and its rules in plain words.
+    heading, rules = situation.lesson.heading, rules_label(situation)
+    assert heading != situation.lesson.title and rules == "Modern"  # not "modern"
+    child.expect_exact(f"{number:2d}. {heading}  [{rules}]")
     child.expect_exact("Situation number or id (q to quit) > ")
     child.sendline(str(number))
-    child.expect_exact("Situation: Layoffs chain along a run")
+    child.expect_exact(f"Situation: {heading} (Layoffs; {rules})")
     child.expect_exact("Your cards: ")
     child.expect_exact("Which card do you knock with?")
     child.expect(r"> $")
@@ -53,6 +59,7 @@ def test_learn_lists_plays_and_explains_a_situation() -> None:
     child.expect(r"> $")
     child.sendline("k 3c")  # a legal knock, but not the lesson's
     expected = answer(situation, "knock 3c")
+    child.expect_exact(f"Lesson: {situation.lesson.title}")  # the title, once answered
     child.expect_exact(
         "The lesson's answer is to knock, discarding the 7h; you chose to knock, discarding "
         "the 3c."

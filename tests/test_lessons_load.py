@@ -62,6 +62,9 @@ def broken(old: str, new: str, text: str = QKA.text) -> str:
         (broken('id = "qka-not-a-run"', 'id = "Q K A"'), "must be lower-case words"),
         (broken('why = """', 'whence = "x"\nwhy = """'), "unknown field(s) in [meta.lesson]: "
          "whence"),
+        (broken('heading = "Is this gin?"', 'heading = "Q-K-A is not a run?"'),
+         "the heading 'Q-K-A is not a run?' says the title"),
+        (broken('heading = "Is this gin?"\n', ''), "lacks heading"),
     ],
     ids=lambda v: v[:30] if isinstance(v, str) else v,
 )
@@ -95,6 +98,7 @@ moves = ["pass", "pass", "discard Qs"]
 [meta.lesson]
 id = "x"
 title = "x"
+heading = "y"
 topic = "melds"
 seat = 0
 question = "x"

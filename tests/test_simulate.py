@@ -377,3 +377,19 @@ def test_the_table_starts_with_points_per_hand_and_matches_won() -> None:
                             "1", "--no-progress").output.split())
     assert "Matches:" not in hands
     assert hands.index("Points per hand: A (random)") < hands.index("Hands (12)")
+
+
+def test_the_help_lists_every_player_name_it_accepts() -> None:
+    """Issue 38: ``simulate --help`` names the players it accepts, from the players' registry
+    (the README uses them), and each one it lists is accepted."""
+    from ginrummy.players import names
+
+    result = CliRunner().invoke(main, ["simulate", "--help"], terminal_width=100)
+    assert result.exit_code == 0
+    said = " ".join(result.output.split())
+    for name in names():
+        assert re.search(rf"\b{name}\b", said.split("Options:")[0]), name
+    listed = said.split("A player is ", 1)[1].split(";", 1)[0]
+    for name in re.findall(r"\b[a-z]+\b", listed.replace("the same as", "")):
+        if name != "or":
+            assert name in names(), name

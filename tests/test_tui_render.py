@@ -376,3 +376,29 @@ def test_plain_mode_is_ascii_only() -> None:
                                          plain=True)))
     for part in parts:
         assert part.isascii(), part
+
+
+def _box_width(renderable: RenderableType, width: int) -> int:
+    lines = text_of(renderable, width).splitlines()
+    return max(cell_len(line.rstrip()) for line in lines)
+
+
+@pytest.mark.parametrize("width", [40, 120])
+def test_the_box_keeps_one_width_through_a_whole_hand(width: int) -> None:
+    """Issue 38: the table's box was as wide as the longest line of the turn (58, then 61,
+    then 78 columns); on a given terminal it is one width every turn, and the hand-end box
+    is that width too."""
+    computer = make("random", seed=5)
+    for seed in range(3):
+        match = Match(get_rules("traditional"), seed=f"box-{seed}")
+        widths = set()
+        while not match.hand.over:
+            view = match.view(0)
+            widths.add(_box_width(render_table(view, NAMES, match.score), width))
+            seat = match.hand.to_play
+            match.play(greedy_choice(view) if seat == 0 else computer.choose(match.view(1)))
+        view = match.view(0)
+        assert view.result is not None
+        said = explain_result(view.result, NAMES, you=0)
+        widths.add(_box_width(render_hand_end(view, NAMES, said), width))
+        assert widths == {min(width, 80)}, (seed, sorted(widths))

@@ -229,7 +229,7 @@ def test_between_hands_text_that_is_no_command_says_so(tmp_path: Path) -> None:
     saved = new_saved_match(get_rules("traditional"), "random", "between", NAMES)
     s = Session(saved, tmp_path, [])
     before = s.store.current.read_bytes()
-    typed = ["tea", "  Tea Time ", "1z", "d", "x 7h", "sort", "l", "coach maybe"]
+    typed = ["tea", "  Tea Time ", "1z", "d", "pass", "x 7h", "sort", "l", "coach maybe"]
 
     def unchanged(line: str) -> Callable[[object], str]:
         def check(view: object) -> str:
@@ -243,8 +243,10 @@ def test_between_hands_text_that_is_no_command_says_so(tmp_path: Path) -> None:
     rest = BETWEEN_SEALED.format(n=1)
     for line in ("tea", "Tea Time", "1z"):
         assert f"'{line}' is not a command. {rest}" in s.text
-    for line in ("d", "x 7h", "sort", "l"):
-        assert f"'{line}' works only during a hand; hand 1 is not dealt yet. {rest}" in s.text
+    for line in ("d", "pass", "x 7h", "sort", "l"):  # it needs a hand: one short line
+        said = [a for a in s.text.splitlines() if a.startswith(f"'{line}'")]
+        assert said == [f"'{line}': no hand yet; press Enter to deal hand 1."]
+        assert len(said[0]) <= 60  # issue 38: 'pass' was answered with a two-line lecture
     assert "Say 'coach on' or 'coach off' (or just 'coach' to switch)." in s.text
     assert s.prompts[: len(typed) + 1] == [deal_prompt(1)] * (len(typed) + 1)
     assert s.prompts[len(typed) + 1] != deal_prompt(1)  # the empty line dealt
@@ -326,11 +328,9 @@ def test_between_hands_everything_offered_works_and_nothing_else(
         "commitment", "'seed TEXT'")])
     answers = s.text.splitlines()
     for line in typed[1:]:
-        said = [a for a in answers if a.startswith(f"{line!r} ")]
+        said = [a for a in answers if a.startswith(f"{line!r}")]
         if line in DURING_A_HAND:
-            assert said == [f"{line!r} works only during a hand; hand {n} is not dealt yet. "
-                            f"Press Enter to deal hand {n} or q to quit; or type "
-                            f"{', '.join(words[:-1])} or {words[-1]}."]
+            assert said == [f"{line!r}: no hand yet; press Enter to deal hand {n}."]
         else:
             assert said == [], line
     assert len(typed) == 1 + len(words) + len(DURING_A_HAND)
@@ -353,8 +353,11 @@ def test_between_hands_one_table_says_what_works(
     saved = new_saved_match(get_rules("traditional"), "random", "one table", NAMES)
     s = Session(saved, tmp_path, ["rules", "q"])
     assert s.run() is False
-    assert ("'rules' works only during a hand; hand 1 is not dealt yet. Press Enter to deal "
-            "hand 1 or q to quit; or type sheet, commitment, 'seed TEXT', coach or help.") in s.text
+    assert "'rules': no hand yet; press Enter to deal hand 1.\n" in s.text
+    s = Session(saved, tmp_path, ["tea", "q"])
+    assert s.run() is False
+    assert ("'tea' is not a command. Press Enter to deal hand 1 or q to quit; or type sheet, "
+            "commitment, 'seed TEXT', coach or help.") in s.text
     rules_page = io.StringIO()
     Console(file=rules_page, width=200, color_system=None).print(
         render_rules(saved.match.rules, plain=True))

@@ -7,6 +7,15 @@ web: the printable rules page).
 >>> sheet = cheat_sheet(get_rules("oklahoma"))
 >>> [s.title for s in sheet.sections][:3]
 ['Card values', 'Melds', 'The deal and the opening']
+>>> sheet.title
+'Gin rummy cheat sheet: Oklahoma'
+
+A table's rules are named in plain words (:func:`rules_name`), never as the engine's keys:
+
+>>> rules_name(get_rules("traditional", last_discard_chance=True))
+'Traditional, last-discard chance'
+>>> rules_name(get_rules("modern", gin_bonus=30, hollywood=True))
+'Modern, gin bonus 30, Hollywood'
 """
 
 from __future__ import annotations
@@ -15,7 +24,48 @@ from dataclasses import dataclass
 
 from .rules import RuleSet, RulesLike, get_rules
 
-__all__ = ["CheatSheet", "Section", "cheat_sheet", "shutout_condition", "winner_rule"]
+__all__ = ["PROFILE_NAMES_SAID", "PROFILE_TITLES", "CheatSheet", "Section", "cheat_sheet",
+           "rules_name", "shutout_condition", "winner_rule"]
+
+#: Each profile's name for players: what it is, not where its rules were found.
+PROFILE_NAMES_SAID: dict[str, str] = {
+    "traditional": "Traditional",
+    "modern": "Modern",
+    "browser": "Standard",
+    "house": "House",
+    "oklahoma": "Oklahoma",
+}
+
+#: Each profile's name with what sets it apart, as the new-game window lists them.
+PROFILE_TITLES: dict[str, str] = {
+    "traditional": "Traditional",
+    "modern": "Modern (big gin, 25-point bonuses)",
+    "browser": "Standard (25-point bonuses, no big gin)",
+    "house": "House (no end-of-game bonuses)",
+    "oklahoma": "Oklahoma (the upcard sets the knock limit)",
+}
+
+#: Rules whose override is said in other words than the field's name.
+_OVERRIDE_WORDS = {
+    "hollywood": "Hollywood",
+    "last_discard_chance": "last-discard chance",
+    "oklahoma": "Oklahoma knock card",
+    "spade_double": "spade upcard doubles",
+}
+
+
+def _override_said(name: str, value: object) -> str:
+    words = _OVERRIDE_WORDS.get(name, name.replace("_", " "))
+    if isinstance(value, bool):
+        return words if value else f"no {words}"
+    return f"{words} {str(value).replace('_', ' ')}"
+
+
+def rules_name(r: RuleSet) -> str:
+    """The rules of a table in plain words: the profile's name and every override."""
+    said = [PROFILE_NAMES_SAID.get(r.profile, r.profile)]
+    said += [_override_said(name, value) for name, value in r.overrides]
+    return ", ".join(said)
 
 
 @dataclass(frozen=True)
@@ -28,7 +78,8 @@ class Section:
 
 @dataclass(frozen=True)
 class CheatSheet:
-    """The whole sheet for one rule set; ``title`` names the profile and its overrides."""
+    """The whole sheet for one rule set; ``title`` names the profile and its overrides in
+    plain words (:func:`rules_name`)."""
 
     title: str
     rules: RuleSet
@@ -212,4 +263,5 @@ def cheat_sheet(rules: RulesLike = "traditional") -> CheatSheet:
         Section("The stock runs out", tuple(stock)),
         Section("End of the game", tuple(_end_lines(r))),
     )
-    return CheatSheet(title=f"Gin rummy: {r.describe()}", rules=r, sections=sections)
+    return CheatSheet(title=f"Gin rummy cheat sheet: {rules_name(r)}", rules=r,
+                      sections=sections)

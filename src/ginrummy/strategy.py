@@ -1,12 +1,13 @@
 """The strategy tips, each with a sample situation that shows it and evidence from self-play.
 
 The data is the package's ``data/strategy_tips.json``, written by
-``benchmarks/strategy_tips.py``: for each tip, a player that follows it played 2,000 hands
-against one that ignores it (both built on ``medium``; ``hard`` too for "knock early"), and the
-follower's net points per hand is kept with its 95% interval. :func:`strategy_tips` joins each
-tip with its situation (:func:`ginrummy.lessons.load_situations`) and says in words what the
-figure shows, against which kind of opponent, and plainly when our measurements disagree with
-the tip. The web page (``GET /api/learn/strategy``) and ``ginrummy strategy`` show the same.
+``benchmarks/strategy_tips.py``: for each tip, a player that follows it played 2,000 or 10,000
+hands against one that differs only in ignoring it (both built on ``medium``), and the
+follower's net points per hand is kept with its 95% interval; the tips come surest first.
+:func:`strategy_tips` joins each tip with its situation (:func:`ginrummy.lessons.load_situations`)
+and says the figure in one short line (:attr:`Evidence.line`). The web page
+(``GET /api/learn/strategy``) and ``ginrummy strategy`` show the same; the commands that made
+the figures are in the data and in ``docs/learning.md``, not in front of the player.
 """
 
 from __future__ import annotations
@@ -19,7 +20,12 @@ from typing import Any
 
 from .lessons import load_situations
 
-__all__ = ["Evidence", "Tip", "strategy_data", "strategy_tips"]
+__all__ = ["ABOUT", "Evidence", "Tip", "strategy_data", "strategy_tips"]
+
+#: What the tips are and what their figures mean, said once above them (page and terminal).
+ABOUT = ("Seven tips, the surest first, each with an example to try on the table. Each figure "
+         "is what following the tip gained when our computer played itself with and without "
+         "it: points a hand, with a 95% range.")
 
 @dataclass(frozen=True)
 class Evidence:
@@ -52,22 +58,21 @@ class Evidence:
         return f"{self.mean:+.1f} points a hand ({self.low:+.1f} to {self.high:+.1f})"
 
     @property
-    def sentence(self) -> str:
-        """What the run shows, in words, naming both players."""
-        follower = self.follower_words or self.follower
-        ignorer = self.ignorer_words or self.ignorer
-        head = f"{follower} against {ignorer}: {self.figure} over {self.hands:,} hands"
+    def line(self) -> str:
+        """The figure in one short line, in words that follow the interval."""
+        said = f"{self.figure} over {self.hands:,} hands"
         if self.verdict == "holds":
-            return f"{head}. Following the tip pays against this opponent."
+            return f"In self-play, following it gained {said}."
         if self.verdict == "disagrees":
-            return (f"{head}. Our measurements disagree with the tip here: against this "
-                    "opponent it costs points.")
-        return f"{head}. No clear difference at this sample size."
+            return f"In self-play, following it cost {said}."
+        return (f"In self-play, no clear difference: {said}; it counts in spots like "
+                "the example.")
 
 
 @dataclass(frozen=True)
 class Tip:
-    """A tip in our words, its situation (id and title) and the evidence for it."""
+    """A tip in our words, its situation (id and neutral heading: the player has not answered
+    it yet) and the evidence for it (the first run is the one the player is shown)."""
 
     key: str
     title: str
@@ -75,7 +80,11 @@ class Tip:
     situation_id: str
     situation_title: str
     evidence: tuple[Evidence, ...]
-    note: str
+
+    @property
+    def line(self) -> str:
+        """The figure the player is shown, in one short line."""
+        return self.evidence[0].line
 
 
 @lru_cache(maxsize=1)
@@ -99,8 +108,9 @@ def _evidence(run: dict[str, Any], words: dict[str, str]) -> Evidence:
 
 
 def strategy_tips() -> list[Tip]:
-    """Every tip, in order, with its situation and evidence; raises ``KeyError`` when a tip
-    names a situation that does not exist (the tests check it never does)."""
+    """Every tip, in the data's order (surest first), with its situation and evidence; raises
+    ``KeyError`` when a tip names a situation that does not exist and ``ValueError`` when it
+    has no run (the tests check neither happens)."""
     data = strategy_data()
     situations = {s.id: s for s in load_situations()}
     out = []
@@ -108,9 +118,11 @@ def strategy_tips() -> list[Tip]:
         situation = situations[tip["situation"]]
         evidence = tuple(_evidence(r, data.get("players", {})) for r in data["runs"]
                          if r["tip"] == tip["key"])
+        if not evidence:
+            raise ValueError(f"the strategy tip {tip['key']!r} has no run in the data")
         out.append(Tip(
             key=tip["key"], title=tip["title"], text=tip["tip"],
-            situation_id=situation.id, situation_title=situation.lesson.title,
-            evidence=evidence, note=tip.get("note", ""),
+            situation_id=situation.id, situation_title=situation.lesson.heading,
+            evidence=evidence,
         ))
     return out

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -143,6 +144,9 @@ def test_a_decision_is_revisited_from_a_hand_review(
     page.wait_for_function("document.body.dataset.busy === 'false'")
     assert page.locator("#revisit").is_visible()
     assert "draw from the stock" in page.inner_text("#revisit-question")
+    # The hand and the turn are named once, in the question, not in the title too (issue 38).
+    said = page.inner_text("#revisit-title") + "\n" + page.inner_text("#revisit-question")
+    assert len(re.findall(r"Hand \d+, your turn \d+", said)) == 1, said
     assert page.locator("#hand-end").is_hidden()  # the table is back at the decision
     assert page.locator("#coach-review").is_hidden()
     # A reopened decision is a position, not a dealt hand: nothing sealed is shown for it.

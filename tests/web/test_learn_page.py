@@ -74,6 +74,8 @@ def test_a_situation_is_solved_through_the_page(page: Any, artifacts: Path) -> N
     s = SITUATIONS["qka-not-a-run"]
     open_situation(page, s.id)
     assert page.inner_text("#lesson-question") == s.lesson.question
+    # A neutral heading until answered: the lesson's title says the answer (issue 38).
+    assert page.inner_text("#lesson-title") == s.lesson.heading != s.lesson.title
     assert page.locator("#lesson-answer").is_hidden()
     # The table shows the learner's own cards, drawn by the table's renderer.
     cards = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")
@@ -81,6 +83,7 @@ def test_a_situation_is_solved_through_the_page(page: Any, artifacts: Path) -> N
     page.click('#hand .card[data-card="Ks"]')
     page.click('[data-act="discard"]')
     page.wait_for_selector("body[data-answered=right]")
+    assert page.inner_text("#lesson-title") == s.lesson.title
     text = page.inner_text("#lesson-answer")
     assert "Right!" in text
     for fact, outcome in answer(s, "discard Ks").facts:
@@ -115,6 +118,43 @@ def test_a_situation_is_solved_through_the_page(page: Any, artifacts: Path) -> N
     page.click("#lesson-exit")
     page.wait_for_selector("#lesson", state="hidden")
     assert page.get_attribute("body", "data-mode") is None
+
+
+@pytest.mark.parametrize("width", [1280, 390], ids=["desktop", "phone"])
+def test_learn_starts_with_the_goal_and_keeps_the_answers_and_statistics_back(
+    browser: Any, live_server: Server, width: int
+) -> None:
+    """Issue 38: Learn's first screen states the goal of the game (the same three sentences
+    as ``ginrummy learn``); the situations are listed by neutral headings, not titles that say
+    the answer, with their rules in plain words and no topic repeated as its only item; the
+    statistics are behind a link."""
+    from ginrummy.lessons.text import GOAL, rules_label
+
+    with page_at(browser, live_server, width) as pg:
+        pg.click("#new-cancel")
+        pg.click("#btn-learn")
+        pg.wait_for_selector("#learn-list li")
+        goal = pg.locator("#learn-goal")
+        assert " ".join(goal.inner_text().split()) == " ".join(GOAL)
+        box = goal.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 900, box
+        assert pg.locator("#learn-goal-title").inner_text() == "The goal"
+        shown = pg.eval_on_selector_all(
+            "#learn-list button[data-situation]",
+            "els => els.map(e => [e.dataset.situation, e.textContent, "
+            "e.nextElementSibling.textContent])")
+        assert [sid for sid, _, _ in shown] == list(SITUATIONS)
+        for sid, text, rules in shown:
+            assert text == SITUATIONS[sid].lesson.heading != SITUATIONS[sid].lesson.title
+            assert rules == rules_label(SITUATIONS[sid])
+            assert "=" not in rules and rules[0].isupper()
+        for topic in pg.locator("#learn-list h4").all():
+            items = topic.locator("xpath=following-sibling::ul[1]/li/button").all_inner_texts()
+            assert items != [topic.inner_text()]
+        visible = pg.inner_text("#dlg-learn")
+        for word in ("Wilson", "ginrummy simulate", "--seed"):
+            assert word not in visible, word
+        assert pg.locator("#learn-measured summary").is_visible()
 
 
 def test_the_first_round_is_completed_by_following_its_steps(page: Any, artifacts: Path) -> None:
@@ -160,6 +200,47 @@ def test_the_first_round_is_completed_by_following_its_steps(page: Any, artifact
     page.click("#btn-new")
     assert page.locator("#tour-offer").is_hidden()  # offered once
     page.click("#new-cancel")
+
+
+#: The guide's steps whose control makes a move (a decision); the others select a card or wait.
+MOVE_STEPS = {"opening", "draw", "discard", "knock", "gin", "last-chance"}
+
+
+def test_the_guide_counts_decisions_not_clicks(page: Any) -> None:
+    """Issue 38: the guided round's counter said "step 38" after three turns (it counted every
+    redraw); it counts the person's decisions: selecting a card and pressing Discard is one,
+    and the computer's turns add none."""
+    page.click("#new-tour")
+    page.wait_for_selector("#guide:not([hidden])")
+    made = 0
+    discards = 0
+    for _ in range(MAX_STEPS):
+        page.wait_for_function(
+            "document.body.dataset.busy === 'false'"
+            " && document.getElementById('guide').dataset.step !== 'wait'"
+        )
+        step = page.get_attribute("#guide", "data-step")
+        count = page.inner_text("#guide-count")
+        if step == "done" or discards == 3:
+            break
+        number = re.search(r"\d+", count)
+        assert number is not None and int(number.group()) == made + 1, (step, count, made)
+        key = page.get_attribute("#guide", "data-key")
+        page.click(page.get_attribute("#guide", "data-target"))
+        page.wait_for_function(
+            f"document.getElementById('guide').dataset.key !== {key!r}"
+            " || Boolean(document.querySelector('#dlg-melds[open]'))"
+        )
+        if page.locator("#dlg-melds[open]").count():
+            page.click("#melds-knock")
+        made += step in MOVE_STEPS
+        discards += step == "discard"
+    else:
+        raise AssertionError("the guide did not reach three discards or the end")
+    if step == "done":
+        assert count == f"· {made} decision{'s' if made != 1 else ''}"
+    else:  # three turns in: the counter is at the fourth turn's first decision, or so
+        assert count == f"· decision {made + 1}" and made <= 8
 
 
 def test_the_guide_leads_through_the_window_of_groupings(browser: Any, live_server: Server) -> None:
@@ -257,14 +338,17 @@ def test_the_cheat_sheet_prints_on_one_page_with_the_profile_s_numbers(
 def test_by_the_numbers_shows_the_real_runs_with_their_commands(
     browser: Any, live_server: Server, artifacts: Path, width: int
 ) -> None:
-    """The Learn panel's "By the numbers" view shows every figure of the package's data file
-    (made by scripts/by_the_numbers.py) with its interval, and the command of each run."""
+    """Behind the Learn panel's "how we measured this", every figure of the package's data
+    file (made by scripts/by_the_numbers.py) with its interval, and the command of each run."""
     from ginrummy.web.learn_routes import by_the_numbers
 
     data = by_the_numbers()
     with page_at(browser, live_server, width) as pg:
         pg.click("#new-cancel")
         pg.click("#btn-learn")
+        pg.wait_for_selector("#learn-list li")
+        assert pg.locator("#learn-numbers").is_hidden()  # behind "how we measured this"
+        pg.click("#learn-measured summary")
         pg.wait_for_selector('#learn-numbers td[data-figure="medium-knock"]')
         for run in data["runs"]:
             knock = pg.inner_text(f'#learn-numbers td[data-figure="{run["level"]}-knock"]')
@@ -286,24 +370,31 @@ def test_by_the_numbers_shows_the_real_runs_with_their_commands(
 def test_the_strategy_panel_shows_every_tip_with_its_situation_and_figures(
     browser: Any, live_server: Server, artifacts: Path, width: int
 ) -> None:
-    """Strategy (in the top bar): every tip, the situation that shows it (which opens on the
-    table), and every self-play figure with its interval, in the server's own words."""
-    from ginrummy.strategy import strategy_tips
+    """Strategy (in the top bar): every tip, surest first, the situation that shows it (which
+    opens on the table), and its self-play figure in one short line; no command, no tip
+    contradicted by its own figure, and the whole window short enough to read (issue 38)."""
+    from ginrummy.strategy import ABOUT, strategy_tips
 
     tips = strategy_tips()
     with page_at(browser, live_server, width) as pg:
         pg.click("#new-cancel")
         pg.click("#btn-strategy")
         pg.wait_for_selector("#strategy-list .strategy-tip")
-        assert pg.locator("#strategy-list .strategy-tip").count() == len(tips) == 7
+        assert pg.eval_on_selector_all("#strategy-list .strategy-tip",
+                                       "els => els.map(e => e.dataset.tip)") == [
+            t.key for t in tips]
         for tip in tips:
             sec = pg.locator(f'#strategy-list .strategy-tip[data-tip="{tip.key}"]')
             text = " ".join(sec.inner_text().split())
             assert tip.title in text and tip.text in text
             assert sec.locator(f'button[data-situation="{tip.situation_id}"]').inner_text() == (
                 tip.situation_title)
-            for e in tip.evidence:
-                assert e.sentence in text and e.figure in text and e.command in text
+            assert sec.locator(".strategy-figure").inner_text() == tip.line
+        whole = pg.inner_text("#dlg-strategy")
+        assert ABOUT in " ".join(whole.split())
+        for word in ("Made by", "benchmarks/", "--seed", "disagree"):
+            assert word not in whole, word
+        assert len(whole) <= 2500, len(whole)  # it was 5.4k characters
         assert pg.evaluate("(() => { const d = document.getElementById('dlg-strategy');"
                            " return d.scrollWidth <= d.clientWidth + 1; })()")
         pg.screenshot(path=str(artifacts / f"strategy-{width}.png"), full_page=True)

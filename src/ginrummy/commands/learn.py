@@ -14,10 +14,12 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.text import Text
 
 from ..errors import GinRummyError
 from ..lessons import InvalidSituationError, Situation, load_situation, load_situations
 from ..lessons.spec import build_record, record_to_spec
+from ..lessons.text import GOAL
 from ..tui.lesson import LessonTable, pick, situation_menu
 
 __all__ = ["learn"]
@@ -47,6 +49,8 @@ def learn(ctx: click.Context, plain: bool) -> None:
     rules engine."""
     if ctx.invoked_subcommand is None:
         console = _console(plain)
+        console.print(Text(" ".join(GOAL)))
+        console.print()
         console.print("Sample situations: each asks for one decision; answer with the "
                       "table's commands (t, p, d, x 7h, k 7h, bg; ? for help).")
         LessonTable(console, plain=plain).menu(_situations())

@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from .. import __version__
-from ..players import names
+from ..players import LEVELS, PLAYERS, names
 from ..rules import RuleSet
 from ..simstats import summarize_hands, summarize_matches
 from ..simulate import HandRecord, Job, MatchRecord, Mode, Part, Setup, chunk_size, split
@@ -232,7 +232,24 @@ def _check_out(out: str | None) -> None:
         raise click.ClickException(str(exc)) from None
 
 
-@click.command()
+def player_names_said() -> str:
+    """The names ``simulate`` accepts, from the players' registry (``PLAYERS``) and the levels
+    that are other names for them: ``random, simple, …, or easy (the same as simple)``."""
+    aliases = [f"{level} (the same as {player})" for level, player in LEVELS.items()
+               if level != player]
+    return ", ".join(PLAYERS) + "".join(f", or {a}" for a in aliases)
+
+
+SIMULATE_HELP = f"""Play computer players against each other and print what happened.
+
+PLAYER_A plays PLAYER_B (default: hard against itself, the strongest of the quick
+players; one name plays itself). A player is {player_names_said()}; docs/players.md says
+how each plays. Seats and the deal alternate so that each player deals half the hands.
+Every share and mean comes with its 95% interval; see docs/simulate.md.
+"""
+
+
+@click.command(help=SIMULATE_HELP)
 @click.argument("players", nargs=-1, metavar="[PLAYER_A [PLAYER_B]]")
 @click.option("--hands", type=click.IntRange(min=1, max=MAX_HANDS), default=None,
               help=f"Play this many independent hands (default {DEFAULT_HANDS}).")
@@ -265,12 +282,7 @@ def simulate(
     plot: str | None,
     out: str | None,
 ) -> None:
-    """Play computer players against each other and print what happened.
-
-    PLAYER_A plays PLAYER_B (default: hard against itself, the strongest of the quick
-    players; one name plays itself). Seats and the deal alternate so that each player deals
-    half the hands. Every share and mean comes with its 95% interval; see docs/simulate.md.
-    """
+    """``ginrummy simulate`` (its help is :data:`SIMULATE_HELP`)."""
     if len(players) > 2:
         raise click.UsageError(f"give at most two players, not {len(players)}")
     if hands is not None and matches is not None:

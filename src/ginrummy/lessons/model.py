@@ -20,7 +20,7 @@ TOPICS: dict[str, str] = {
     "discard": "Which card to throw",
     "melds": "Melds",
     "knock": "Knock now or wait for gin",
-    "undercut": "The undercut trap",
+    "undercut": "Undercuts",
     "layoffs": "Layoffs",
     "oklahoma": "Oklahoma",
     "scoring": "Scoring and the end of a game",
@@ -96,10 +96,11 @@ FACT_FIELDS: dict[str, type | tuple[type, ...]] = {
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _TEXT_LIMIT = 1200
 _LESSON_KEYS = {
-    "id", "title", "topic", "profiles", "features", "seat", "question", "answers", "proof",
-    "why", "takeaway", "facts",
+    "id", "title", "heading", "topic", "profiles", "features", "seat", "question", "answers",
+    "proof", "why", "takeaway", "facts",
 }
-_REQUIRED = ("id", "title", "topic", "seat", "question", "answers", "proof", "why", "takeaway")
+_REQUIRED = ("id", "title", "heading", "topic", "seat", "question", "answers", "proof", "why",
+             "takeaway")
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,10 @@ class Lesson:
     """The teaching part of a situation (``meta.lesson`` of the record)."""
 
     id: str
+    #: The lesson's title, which may say the answer: shown once the situation is answered.
     title: str
+    #: A neutral title, shown before the answer: it names the decision, not what to do.
+    heading: str
     topic: str
     profiles: tuple[str, ...]
     features: tuple[str, ...]
@@ -228,6 +232,7 @@ def parse_lesson(data: Mapping[str, Any], where: str = "situation") -> Lesson:
     return Lesson(
         id=lesson_id,
         title=_text(table, "title", where),
+        heading=_heading(table, where),
         topic=topic,
         profiles=profiles,
         features=features,
@@ -239,6 +244,17 @@ def parse_lesson(data: Mapping[str, Any], where: str = "situation") -> Lesson:
         takeaway=_text(table, "takeaway", where),
         facts=facts,
     )
+
+
+def _heading(table: Mapping[str, Any], where: str) -> str:
+    """The neutral title: not the lesson's title, and not one that contains it."""
+    heading = _text(table, "heading", where)
+    if table["title"].lower() in heading.lower():
+        raise InvalidSituationError(
+            f"{where}: the heading {heading!r} says the title; it is shown before the answer, "
+            "so it names the decision without giving the answer away"
+        )
+    return heading
 
 
 def _parse_fact(table: Mapping[str, Any], where: str) -> Fact:

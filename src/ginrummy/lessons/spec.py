@@ -172,8 +172,8 @@ def _value(value: Any) -> str:
     raise InvalidSituationError(f"cannot write {value!r} in a lesson")
 
 
-_ORDER = ("id", "title", "topic", "profiles", "features", "seat", "question", "answers", "proof",
-          "why", "takeaway")
+_ORDER = ("id", "title", "heading", "topic", "profiles", "features", "seat", "question",
+          "answers", "proof", "why", "takeaway")
 
 
 def lesson_toml(table: Mapping[str, Any]) -> str:

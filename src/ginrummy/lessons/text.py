@@ -11,13 +11,40 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..cheatsheet import rules_name
 from ..move import InvalidMoveError, Move
 from .answers import Answer
 from .model import PROOFS, Fact, Situation
 from .position import Outcome
 
-__all__ = ["move_words", "line_words", "fact_text", "answers_text", "verdict_text",
-           "proof_text"]
+__all__ = ["GOAL", "move_words", "line_words", "fact_text", "answers_text", "verdict_text",
+           "proof_text", "rules_label", "shown_title"]
+
+#: The goal of gin rummy in three sentences: the first thing Learn says, on the page (its
+#: dialog in index.html, checked against this by the tests) and in ``ginrummy learn``.
+GOAL = (
+    "Gin rummy is a card game for two: you hold ten cards and try to arrange them into "
+    "melds, sets of three or four cards of the same rank or runs of three or more in a row "
+    "of one suit.",
+    "Each turn you draw a card, from the stock or the discard pile, and throw one away; the "
+    "cards in no meld are your deadwood and count against you (aces 1, picture cards 10, the "
+    "others their number).",
+    "When your deadwood is low enough (10 or less under most rules) you may knock to end the "
+    "hand: the player with less deadwood scores the difference (a tie goes to the player who "
+    "did not knock), gin with no deadwood at all scores a bonus, and the first to reach the "
+    "target, usually 100 points, wins.",
+)
+
+
+def rules_label(situation: Situation) -> str:
+    """The situation's rules in plain words: ``Traditional, last-discard chance``."""
+    return rules_name(situation.position.rules)
+
+
+def shown_title(situation: Situation, *, answered: bool) -> str:
+    """What a situation is called: its neutral heading until it is answered, then the
+    lesson's title, which may say the answer."""
+    return situation.lesson.title if answered else situation.lesson.heading
 
 
 def move_words(move: str) -> str:

@@ -17,7 +17,7 @@ At each decision with a real choice the player:
    that has been played for a while is better than a fresh deal; one card per turn matches the
    real deadwood of ``hard``'s hands turn by turn), and a random order of the rest of the
    unseen cards as the stock, built with :meth:`ginrummy.hand.Hand.determinize`. Off by
-   default (trials of issue 14 found no gain, docs/players.md): with a
+   default (trials of issue 14 found no gain, docs/notes/players-lab.md): with a
    :class:`~.knowledge.Fit` for the opponent's style (``quick_fit``, ``patient_fit``, e.g.
    :data:`~.knowledge.QUICK_FIT`), the guesses are tested against the opponent's moves this
    hand (:class:`~.knowledge.PastPlay`: would it have passed that card, thrown that one,
@@ -204,7 +204,8 @@ class ExpertPlayer(Player):
             other = "pass" if phase == "opening" else "draw"
             if hard.wants_top(view, model):
                 # Against a quick knocker the search's stock draws instead of hard's takes
-                # were all worse on the real cards (docs/players.md, "Issue 14, twelfth round").
+                # were all worse on the real cards (docs/notes/players-lab.md, "Issue 14,
+                # twelfth round").
                 if _take_goes_gin(view) or (phase == "draw" and not self.at_once_search_takes
                                             and self.knocks_at_once(view)):
                     return ["take"]

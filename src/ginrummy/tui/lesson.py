@@ -16,7 +16,15 @@ from rich.text import Text
 from ..cards import Card
 from ..errors import IllegalMoveError, InvalidCardError
 from ..lessons import NAMES, TOPICS, Answer, Situation, answer
-from ..lessons.text import answers_text, fact_text, move_words, proof_text, verdict_text
+from ..lessons.text import (
+    answers_text,
+    fact_text,
+    move_words,
+    proof_text,
+    rules_label,
+    shown_title,
+    verdict_text,
+)
 from ..melds import deadwood_after_discard
 from ..move import KNOCK, Move
 from ..view import PlayerView
@@ -35,15 +43,16 @@ def seat_names(seat: int) -> tuple[str, str]:
 
 
 def situation_menu(situations: Sequence[Situation]) -> list[str]:
-    """The numbered list of situations, grouped by topic."""
+    """The numbered list of situations, grouped by topic, each by its neutral heading (the
+    lesson's title may say the answer) and its rules in plain words, as on the page."""
     lines: list[str] = []
     topic = None
     for number, s in enumerate(situations, 1):
         if s.lesson.topic != topic:
             topic = s.lesson.topic
             lines.append(f"{TOPICS[topic]}:")
-        rules = s.position.rules.describe()
-        lines.append(f"  {number:2d}. {s.lesson.title}  [{rules}]  ({s.id})")
+        lines.append(f"  {number:2d}. {shown_title(s, answered=False)}  [{rules_label(s)}]  "
+                     f"({s.id})")
     return lines
 
 
@@ -107,8 +116,8 @@ class LessonTable:
     def _play(self, situation: Situation) -> None:
         lesson = situation.lesson
         view = situation.position.view()
-        rules = situation.position.rules.describe()
-        self.say(f"Situation: {lesson.title} ({TOPICS[lesson.topic]}; {rules})", "bold")
+        self.say(f"Situation: {shown_title(situation, answered=False)} "
+                 f"({TOPICS[lesson.topic]}; {rules_label(situation)})", "bold")
         self.console.print(self._table(situation, view))
         self.say(lesson.question, "bold")
         while True:
@@ -189,6 +198,7 @@ class LessonTable:
             parts.append(Text(asciify(text) if plain else text, style="" if plain else style))
 
         line("=" * 60 if plain else "")
+        line(f"Lesson: {shown_title(situation, answered=True)}", "bold")
         line(verdict_text(result), "bold green" if result.correct else "bold yellow")
         line(f"Your move, {move_words(result.move)}: {result.yours.sentence()}")
         if result.taught is not None:

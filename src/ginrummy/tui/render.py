@@ -36,9 +36,15 @@ __all__ = [
     "deal_prompt",
     "moves_text",
     "render_hand_end",
+    "BOX_WIDTH",
 ]
 
 SortOrder = Literal["rank", "suit"]
+
+#: The width of the table's box and the hand-end box: this, or the whole terminal when it is
+#: narrower, whatever the turn shows, so the box does not grow and shrink from turn to turn
+#: (a longer line wraps inside it).
+BOX_WIDTH = 80
 
 _RED_SUITS = (1, 2)
 _SYMBOL_CARD = re.compile(r"(10|[2-9AJQK])([♣♦♥♠])")
@@ -261,7 +267,7 @@ def render_table(
         Group(*lines, *news_text),
         title=f"Hand {view.hand_number}",
         box=box.ROUNDED,
-        expand=False,
+        width=BOX_WIDTH,
     )
 
 
@@ -369,5 +375,5 @@ def render_hand_end(
         Group(*(Text(n, style="cyan") for n in news), *rows, sentence),
         title=title,
         box=box.DOUBLE,
-        expand=False,
+        width=BOX_WIDTH,
     )

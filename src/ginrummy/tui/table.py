@@ -523,13 +523,13 @@ class TerminalTable:
         between(self, command, n)
 
     def _not_between_hands(self, line: str, n: int, command: Command | None) -> str:
-        """The answer to a line that does nothing before hand ``n + 1`` is dealt: what was
-        typed, and what can be typed instead. Nothing is dealt and nothing changes."""
+        """The answer to a line that does nothing before hand ``n + 1`` is dealt: a command
+        that needs a hand (a move, 'sort', 'moves', 'look') gets one short line; text that is
+        no command is named, with what can be typed instead. Nothing is dealt or changed."""
         typed = repr(line.strip())
-        if command is None:
-            said = f"{typed} is not a command."
-        else:  # a move, 'sort', 'moves', 'look': they need a hand on the table
-            said = f"{typed} works only during a hand; hand {n + 1} is not dealt yet."
+        if command is not None:
+            return f"{typed}: no hand yet; press Enter to deal hand {n + 1}."
+        said = f"{typed} is not a command."
         sealed = self.saved.sealer is not None
         words = [c.word for c in self._COMMANDS.values()
                  if c.between is not None and c.word is not None and (sealed or not c.sealed)]

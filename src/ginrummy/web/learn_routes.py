@@ -18,9 +18,9 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException
 
 from ..lessons import NAMES, Outcome, Situation, answer, load_situations
-from ..lessons.text import line_words, proof_text, verdict_text
+from ..lessons.text import line_words, proof_text, rules_label, verdict_text
 from ..match import Match
-from ..strategy import strategy_data, strategy_tips
+from ..strategy import ABOUT, strategy_data, strategy_tips
 from .learn_schemas import AnswerIn, AnswerOut, LineOut, SituationOut, SituationSummary
 from .schemas import Action, MatchMeta, MatchState, error_answers, id_in_path
 from .serialize import hand_out, rules_out, score_out, seat_cards
@@ -58,9 +58,10 @@ def _summary(s: Situation) -> SituationSummary:
     return SituationSummary(
         id=s.id,
         title=lesson.title,
+        heading=lesson.heading,
         topic=lesson.topic,
         topic_title=lesson.topic_title,
-        rules=s.position.rules.describe(),
+        rules=rules_label(s),
         profiles=list(lesson.profiles),
         proof=lesson.proof,
     )
@@ -112,18 +113,20 @@ def get_numbers() -> dict[str, Any]:
 
 @numbers_router.get("/strategy")
 def get_strategy() -> dict[str, Any]:
-    """The strategy tips, each with its sample situation and the self-play evidence (the
-    figure, its interval, the verdict in words) and the command that made the figures."""
+    """The strategy tips, surest first, each with its sample situation, the figure the player
+    is shown in one line, and the self-play evidence (figure, interval, verdict, and the
+    command that made it, for the curious)."""
     return {
+        "about": ABOUT,
         "made_by": strategy_data()["made_by"],
         "tips": [
             {
-                "key": t.key, "title": t.title, "tip": t.text, "note": t.note,
+                "key": t.key, "title": t.title, "tip": t.text, "line": t.line,
                 "situation": {"id": t.situation_id, "title": t.situation_title},
                 "evidence": [
                     {"follower": e.follower, "ignorer": e.ignorer, "hands": e.hands,
                      "mean": e.mean, "low": e.low, "high": e.high, "figure": e.figure,
-                     "verdict": e.verdict, "sentence": e.sentence, "command": e.command}
+                     "verdict": e.verdict, "line": e.line, "command": e.command}
                     for e in t.evidence
                 ],
             }

@@ -16,10 +16,12 @@ class SituationSummary(BaseModel):
     """One entry of the Learn panel's list."""
 
     id: str
-    title: str
+    title: str = Field(description="the lesson's title, which may say the answer: the page "
+                       "shows it once the situation is answered")
+    heading: str = Field(description="a neutral title, shown until the situation is answered")
     topic: str
     topic_title: str
-    rules: str = Field(description="the rule profile and its options, as on score sheets")
+    rules: str = Field(description="the rules in plain words: 'Traditional, Hollywood'")
     profiles: list[str] = Field(description="the profiles whose rules this situation shows")
     proof: str = Field(description="how the answer is checked (see docs/learning.md)")
 

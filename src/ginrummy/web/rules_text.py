@@ -11,18 +11,10 @@ rules panel itself is :func:`ginrummy.cheatsheet.cheat_sheet`, shared with the t
 
 from __future__ import annotations
 
-from ..cheatsheet import shutout_condition, winner_rule
+from ..cheatsheet import PROFILE_TITLES, shutout_condition, winner_rule
 from ..rules import PROFILE_NAMES, RuleSet, get_rules
 
 __all__ = ["PROFILE_TITLES", "bonus_lines", "profile_catalogue"]
-
-PROFILE_TITLES = {
-    "traditional": "Traditional",
-    "modern": "Modern (big gin, 25-point bonuses)",
-    "browser": "Browser (25-point bonuses)",
-    "house": "House (no end-of-game bonuses)",
-    "oklahoma": "Oklahoma (the upcard sets the knock limit)",
-}
 
 
 def _knock_limit(rules: RuleSet) -> str:

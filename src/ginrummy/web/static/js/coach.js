@@ -225,7 +225,9 @@ async function openRevisit(matchId, hand, index) {
   document.body.dataset.mode = "revisit";
   delete document.body.dataset.answered;
   clearRemark();
-  $("revisit-title").textContent = `Hand ${hand}, your turn ${data.turn}`;
+  // The question names the hand and the turn ("Hand 2, your turn 2: you chose to ..."); the
+  // title says what to do, so the banner says each once.
+  $("revisit-title").textContent = "Play this decision again";
   $("revisit-question").textContent = data.question;
   $("revisit-answer").hidden = true;
   $("revisit-answer").replaceChildren();

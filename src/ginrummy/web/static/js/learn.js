@@ -18,7 +18,6 @@ let catalogue = null;  // the situation summaries, in order
 let current = null;    // { id, data, answer }
 let focusAnswer = false;
 let guideKey = "";
-let guideSteps = 0;
 
 async function call(method, path, body) {
   const init = { method, headers: { Accept: "application/json" } };
@@ -88,7 +87,8 @@ async function openLearn() {
       parts.push(list);
     }
     const li = el("li");
-    const btn = el("button", s.title, "linkish");
+    // A neutral heading until the situation is solved: the lesson's title may say the answer.
+    const btn = el("button", done.has(s.id) ? s.title : s.heading, "linkish");
     btn.type = "button";
     btn.dataset.situation = s.id;
     btn.onclick = () => { $("dlg-learn").close(); openSituation(s.id); };
@@ -100,11 +100,13 @@ async function openLearn() {
     list.append(li);
   }
   box.replaceChildren(...parts);
-  showNumbers();
+  const measured = $("learn-measured");
+  measured.ontoggle = () => { if (measured.open) showNumbers(); };
 }
 
 // ---------------------------------------------------------------------------------------------
-// By the numbers: how hands end between two copies of a level, from real self-play runs.
+// How hands end between two copies of a level, from real self-play runs: behind the Learn
+// panel's "how we measured this", loaded when it is opened.
 
 const NUMBER_ROWS = [
   ["knock", "Plain knocks", "share"],
@@ -189,8 +191,8 @@ async function openSituation(id) {
   document.body.dataset.situation = id;
   delete document.body.dataset.answered;
   $("lesson-topic").textContent = data.topic_title;
-  $("lesson-rules").textContent = `rules: ${data.rules}`;
-  $("lesson-title").textContent = data.title;
+  $("lesson-rules").textContent = `Rules: ${data.rules}`;
+  $("lesson-title").textContent = data.heading;  // the lesson's title once answered
   $("lesson-question").textContent = data.question;
   $("lesson-how").hidden = false;
   $("lesson-answer").hidden = true;
@@ -204,6 +206,7 @@ async function openSituation(id) {
 async function answerMove(move) {
   const result = await call("POST", `/api/situations/${encodeURIComponent(current.id)}/answer`, { move });
   current.answer = result;
+  $("lesson-title").textContent = current.data.title;
   if (result.correct) markSolved(current.id);
   renderAnswer(result);
   if (table.hooks.onLessonAnswer) table.hooks.onLessonAnswer(current.id, move, result);
@@ -282,7 +285,6 @@ function setTour(value) {
 async function startTour() {
   if (current) leaveLesson();
   guideKey = "";
-  guideSteps = 0;
   const st = await table.startMatch({
     profile: "traditional", level: "easy", hollywood: false, last_discard_chance: false,
   });
@@ -364,6 +366,17 @@ export function guideStep(state, ui, busy) {
   return { step: "select", text: `Now throw one card. Cards in the light boxes are melds; the rest is deadwood. Select a card by clicking it (or H, arrows and Enter). A good choice is the ${symbol(throwIt.card)}: throwing it leaves the least deadwood (${throwIt.deadwood_after}).`, targets: [cardSel(throwIt.card)] };
 }
 
+// The guide's counter counts the person's decisions (their moves in the hand: take or pass,
+// draw, discard, knock), not the clicks and redraws between them: selecting a card and then
+// pressing Discard is one decision.
+function decisionCount(state, step) {
+  if (!state.hand) return "";
+  const made = state.hand.history.filter((m) => m.who === "you").length;
+  if (step === "done") return `· ${made} ${made === 1 ? "decision" : "decisions"}`;
+  if (step === "wait") return made ? `· ${made} ${made === 1 ? "decision" : "decisions"} so far` : "";
+  return `· decision ${made + 1}`;
+}
+
 function renderGuide(state, ui, busy) {
   const t = tour();
   const box = $("guide");
@@ -383,14 +396,13 @@ function renderGuide(state, ui, busy) {
     if (target) target.classList.add("guide-target");
   }
   if (key === guideKey) return;
-  if (g.step !== "wait") guideSteps += 1;
   guideKey = key;
   box.hidden = false;
   box.dataset.step = g.step;
   box.dataset.target = g.targets[0] || "";
   box.dataset.key = key;
   $("guide-text").textContent = g.text;
-  $("guide-count").textContent = guideSteps ? `· step ${guideSteps}` : "";
+  $("guide-count").textContent = decisionCount(state, g.step);
   $("guide-skip").textContent = g.step === "done" ? "Finish the guide" : "Skip the guide (Esc)";
 }
 
@@ -415,37 +427,29 @@ function updateTourOffer() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Strategy: the tips, each with its situation and the self-play evidence the server sends.
+// Strategy: the tips, each with its situation and its self-play figure in one line.
 
 let strategy = null;
 
 async function openStrategy() {
   strategy = await openPanel("strategy", "/api/learn/strategy", strategy);
   if (!strategy) return;
-  const box = $("strategy-list");
+  $("strategy-about").textContent = strategy.about;
   const parts = strategy.tips.map((tip, i) => {
     const sec = el("section", null, "strategy-tip");
     sec.dataset.tip = tip.key;
     sec.append(el("h3", `${i + 1}. ${tip.title}`), el("p", tip.tip));
-    const see = el("p", "See it: ");
+    const see = el("p", "Try it: ");
     const btn = el("button", tip.situation.title, "linkish");
     btn.type = "button";
     btn.dataset.situation = tip.situation.id;
     btn.onclick = () => { $("dlg-strategy").close(); openSituation(tip.situation.id); };
     see.append(btn);
-    sec.append(see);
-    for (const e of tip.evidence) {
-      const p = el("p", e.sentence, `strategy-evidence ${e.verdict}`);
-      p.dataset.verdict = e.verdict;
-      const cmd = el("p", "Made by: ", "muted small strategy-command");
-      cmd.append(el("code", e.command));
-      sec.append(p, cmd);
-    }
-    if (tip.note) sec.append(el("p", tip.note, "strategy-note"));
+    const figure = el("p", tip.line, "muted small strategy-figure");
+    sec.append(see, figure);
     return sec;
   });
-  const made = el("p", "Figures: net points per hand of the player that follows the tip, modern rules, 95% intervals (normal, over hands).", "muted small");
-  box.replaceChildren(...parts, made);
+  $("strategy-list").replaceChildren(...parts);
 }
 
 export function setupLearn(lent) {
