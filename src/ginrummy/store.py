@@ -476,6 +476,14 @@ def _people_info(s: Session | None, row: _PeopleTable,
     )
 
 
+def _invite_query(invite: str) -> Select[Any]:
+    """The people row whose invite is ``invite``, or whose short code it is (read aloud: any
+    case, with or without its dash)."""
+    key = invite.strip()
+    return select(_PeopleTable).where(
+        (_PeopleTable.invite == key) | (_PeopleTable.code == key.upper().replace("-", "")))
+
+
 def _end_early(s: Session, match: _Match, people: _PeopleTable | None, winner: int | None,
                reason: str, at: float) -> None:
     """End ``match`` before its last hand: over, ``winner`` (or none), one version on."""
@@ -499,14 +507,17 @@ class _PeopleStore:
         self, *, player_id: int, invite: str, code: str, open: bool, clock: int | None,
         now: float, seat1: int | None = None, rematch_of: str | None = None,
         rematch_version: int | None = None,
-        addresses: tuple[str | None, str | None] = (None, None), **match: Any,
+        addresses: tuple[str | None, str | None] = (None, None), consent: bool = True,
+        **match: Any,
     ) -> tuple[MatchInfo, list[tuple[str, int]]]:
         """Save a new people match with the creator in seat 0 (and ``seat1`` seated already,
         for a rematch of ``rematch_of``), in one transaction: each one's unfinished matches end
         first (computer ones abandoned, people ones forfeited, tables nobody joined closed).
         ``addresses``: the hashed client address of each seat
-        (:func:`~ginrummy.store_limits.address_hash`), or ``None`` where not known.
-        Returns the match and the (id, version) of the matches ended.
+        (:func:`~ginrummy.store_limits.address_hash`), or ``None`` where not known. Without
+        the creator's ``consent`` an unfinished match of theirs raises
+        :class:`UnfinishedMatchError` and nothing changes. Returns the match and the (id,
+        version) of the matches ended.
 
         A rematch is made once: the old match's row is locked first, and a rematch of a match
         that has one already, or that is no longer at ``rematch_version`` (another press,
@@ -526,7 +537,7 @@ class _PeopleStore:
                 # transaction wants is held after it.
                 s.execute(select(_Player.id).where(_Player.id.in_([player_id, seat1]))
                           .order_by(_Player.id).with_for_update())
-            ended = _leave(s, player_id, now)
+            ended = _leave(s, player_id, now, consent=consent)
             if seat1 is not None:
                 ended += _leave(s, seat1, now)
             stamp = _now()
@@ -553,26 +564,29 @@ class _PeopleStore:
             return _info(row, self.secrets), ended
 
     def leave_unfinished(
-        self, player_id: int, now: float, *, computer: bool = True
+        self, player_id: int, now: float, *, computer: bool = True, consent: bool = True
     ) -> list[tuple[str, int]]:
         """End the player's unfinished matches before they start another (people matches
         forfeited to the other person; with ``computer``, matches against the computer
-        abandoned too); the (id, version) of each match ended."""
+        abandoned too); the (id, version) of each match ended. Without ``consent``, any
+        unfinished match (of either kind) raises :class:`UnfinishedMatchError` instead."""
         with self._tx() as s:
-            return _leave(s, player_id, now, computer=computer)
+            return _leave(s, player_id, now, computer=computer, consent=consent)
 
     def join_people_match(
-        self, invite: str, player_id: int, now: float, *, address: str | None = None
+        self, invite: str, player_id: int, now: float, *, address: str | None = None,
+        seed: str | None = None, consent: bool = True,
     ) -> tuple[str, list[tuple[str, int]]]:
         """Seat ``player_id`` in seat 1 of the table of ``invite`` (the invite or its code),
         ending the player's unfinished matches first, in one transaction; ``address``: the
-        hashed client address they join from. Returns the match id and the ids of the matches
-        ended. Raises :class:`InviteError`."""
+        hashed client address they join from; ``seed``: their client seed for the first deal
+        (checked by the caller), kept with the join. Without ``consent`` an unfinished match
+        of theirs raises :class:`UnfinishedMatchError` and nothing changes. Returns the match
+        id and the ids of the matches ended. Raises :class:`InviteError`."""
+        import json
+
         with self._tx() as s:
-            key = invite.strip()
-            query = select(_PeopleTable).where(
-                (_PeopleTable.invite == key) | (_PeopleTable.code == key.upper().replace("-", "")))
-            row = s.scalars(query.with_for_update()).first()
+            row = s.scalars(_invite_query(invite).with_for_update()).first()
             if row is None:
                 raise InviteError(404, "No such invite: check the link or the code.")
             match = s.get(_Match, row.match_id)
@@ -584,15 +598,26 @@ class _PeopleStore:
                 raise InviteError(409, "This invite has been used: both seats are taken.")
             if match.status != "playing":
                 raise InviteError(409, "This table was closed before anyone joined it.")
-            ended = _leave(s, player_id, now)
+            ended = _leave(s, player_id, now, consent=consent, doing="joining this table")
             row.seat1 = player_id
             row.address1 = address
+            if seed is not None:
+                seeds = json.loads(row.seeds or "{}")
+                seeds["1"] = seed
+                row.seeds = json.dumps(seeds)
             # Both grace periods start at the join: the creator may have waited a while.
             row.seen0 = row.seen1 = now
             row.clock_started = now
             match.version += 1
             match.updated_at = _now()
             return row.match_id, ended
+
+    def find_invite(self, invite: str) -> PeopleInfo | None:
+        """The people row of the table of ``invite`` (its link token or short code), or
+        ``None`` when there is no such invite."""
+        with self._tx() as s:
+            row = s.scalars(_invite_query(invite)).first()
+            return _people_info(s, row) if row is not None else None
 
     def people_of(self, match_id: str) -> PeopleInfo | None:
         with self._tx() as s:
@@ -755,8 +780,8 @@ class _PeopleStore:
         )
 
 
-def _leave(s: Session, player_id: int, now: float, *, computer: bool = True
-           ) -> list[tuple[str, int]]:
+def _leave(s: Session, player_id: int, now: float, *, computer: bool = True,
+           consent: bool = True, doing: str = "starting another") -> list[tuple[str, int]]:
     """End the player's unfinished matches (see :meth:`_PeopleStore.leave_unfinished`): the
     rule "one unfinished match per player", kept in one place for both kinds of match.
 
@@ -765,8 +790,10 @@ def _leave(s: Session, player_id: int, now: float, *, computer: bool = True
     A match against the computer becomes ``abandoned``: a forfeit, so the computer (seat 1)
     is its winner and it counts as a loss in the history and the statistics. The partial
     unique index on ``matches`` backs the rule up in the database itself. ``now``: seconds
-    since the epoch, the time a people match is forfeited at. Returns the (id, version) of
-    each match ended."""
+    since the epoch, the time a people match is forfeited at. Without the person's
+    ``consent`` nothing is ended: an unfinished match raises :class:`UnfinishedMatchError`
+    saying what ``doing`` would end (the transaction then changes nothing). Returns the (id,
+    version) of each match ended."""
     ended: list[tuple[str, int]] = []
     stamp = _now()
     s.execute(select(_Player.id).where(_Player.id == player_id).with_for_update())
@@ -775,6 +802,9 @@ def _leave(s: Session, player_id: int, now: float, *, computer: bool = True
     joined = s.scalars(
         select(_Match).join(_PeopleTable, _PeopleTable.match_id == _Match.id)
         .where(_PeopleTable.seat1 == player_id, _Match.status == "playing")).all()
+    if not consent and (mine or joined):
+        raise UnfinishedMatchError(_unfinished_sentence(s, player_id, [*mine, *joined][0],
+                                                        doing))
     for match in [*mine, *joined]:
         people = s.get(_PeopleTable, match.id)
         if people is None and not computer:
@@ -789,6 +819,25 @@ def _leave(s: Session, player_id: int, now: float, *, computer: bool = True
             _end_early(s, match, people, 1 - seat, "left", now)
         ended.append((match.id, match.version))
     return ended
+
+def _unfinished_sentence(s: Session, player_id: int, match: _Match, doing: str) -> str:
+    """Why ``doing`` (``"starting another"``, ``"joining this table"``) waits for the
+    person's yes: what it would end, and how to say yes."""
+    people = s.get(_PeopleTable, match.id)
+    yes = 'Send "forfeit_current": true to go ahead.'
+    if people is not None and people.seat1 is None:
+        return (f"Your table is still waiting for someone to join: {doing} closes it. {yes}")
+    mine = 0 if match.player_id == player_id else 1
+    scores = (match.score_0, match.score_1)
+    score = f"{scores[mine]} to {scores[1 - mine]}"
+    if people is None:
+        against = f"the computer ({match.level})"
+    else:
+        other = s.get(_Player, people.seat1 if mine == 0 else people.seat0)
+        against = other.name if other is not None else "another person"
+    return (f"You have a match in progress against {against}, {score}: {doing} ends it, "
+            f"and it counts as a loss. {yes}")
+
 
 # ===========================================================================================
 # End of the people tables' block.

@@ -193,8 +193,10 @@ def new_player(client: Any, name: str = "Ann") -> dict[str, str]:
 
 def dealt_match(client: Any, auth: dict[str, str], level: str = "random") -> dict[str, Any]:
     """A new match against the computer with its first hand dealt: the server never deals
-    before the client's seed comes (``next-hand`` with a seed of the test's own)."""
-    r = client.post("/api/matches", json={"level": level}, headers=auth)
+    before the client's seed comes (``next-hand`` with a seed of the test's own). The
+    player's unfinished match, if any, ends (the test's yes: ``forfeit_current``)."""
+    r = client.post("/api/matches", json={"level": level, "forfeit_current": True},
+                    headers=auth)
     assert r.status_code == 201, r.text
     state = r.json()
     r = client.post(f"/api/matches/{state['id']}/next-hand", headers=auth,

@@ -74,7 +74,7 @@ def test_no_response_shows_a_hidden_card_or_seed_before_the_hand_ends(
         # Every match waits for the person's client seed before the first deal.
         r = client.post("/api/matches", headers=auth, json={
             "level": "random", "profile": PROFILES[i % 5], "hollywood": i % 3 == 0,
-            "last_discard_chance": i % 2 == 1})
+            "last_discard_chance": i % 2 == 1, "forfeit_current": True})
         assert r.status_code == 201
         state, texts = r.json(), [r.text]
         mid = state["id"]
@@ -309,10 +309,23 @@ def test_a_whole_match_then_history_statistics_and_record(client: TestClient) ->
                                 "computer": score["totals"][1]}]
 
 
-def test_a_new_match_abandons_the_unfinished_one(client: TestClient) -> None:
+def test_a_new_match_ends_the_unfinished_one_only_with_the_person_s_yes(
+    client: TestClient, store: Store
+) -> None:
+    """Issue 37 item 1: starting a match over an unfinished one is refused, saying what it
+    would end, unless the body says yes (``forfeit_current``); the refusal changes nothing."""
     auth = new_player(client)
     old = new_match(client, auth)
-    new = new_match(client, auth, profile="oklahoma")
+    before = store.load_match(old["id"])
+    r = client.post("/api/matches", json={"level": "random", "profile": "oklahoma"},
+                    headers=auth)
+    assert r.status_code == 409, r.text
+    detail = r.json()["detail"]
+    assert "against the computer (random)" in detail and "counts as a loss" in detail
+    assert '"forfeit_current": true' in detail
+    assert store.load_match(old["id"]) == before
+    assert client.get("/api/me", headers=auth).json()["current_match"] == old["id"]
+    new = new_match(client, auth, profile="oklahoma", forfeit_current=True)
     r = client.post(f"/api/matches/{old['id']}/moves", json={"move": "pass"}, headers=auth)
     assert r.status_code == 409 and "abandoned" in r.json()["detail"]
     assert client.get(f"/api/matches/{old['id']}", headers=auth).json()["status"] == "abandoned"
@@ -394,7 +407,7 @@ def test_the_server_never_deals_with_a_client_seed_of_its_own(
     assert r.json()["detail"].startswith("deal: the server no longer deals")
     assert client.get("/api/me", headers=auth).json()["current_match"] == old["id"]
     assert client.get(f"/api/matches/{old['id']}", headers=auth).json()["status"] == "playing"
-    state = new_match(client, auth, deal=False)
+    state = new_match(client, auth, deal=False, forfeit_current=True)
     assert state["status"] == "between_hands" and state["hand"] is None
     before = store.load_match(state["id"])
     for body in ({}, {"version": state["version"]}, {"client_seed": None}):

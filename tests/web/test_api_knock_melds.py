@@ -114,7 +114,8 @@ def test_every_knock_option_lists_every_least_deadwood_arrangement(client: TestC
     auth = {"Authorization": f"Bearer {client.post('/api/players', json={}).json()['token']}"}
     knocks = choices = 0
     for _ in range(6):
-        state = client.post("/api/matches", json={"level": "random"}, headers=auth).json()
+        state = client.post("/api/matches", json={"level": "random", "forfeit_current": True},
+                            headers=auth).json()
         state = client.post(f"/api/matches/{state['id']}/next-hand", headers=auth,
                             json={"client_seed": f"seed {rng.random()}"}).json()
         while state["status"] == "playing" and state["hand"]["result"] is None:

@@ -82,7 +82,8 @@ def test_remarks_are_about_the_persons_own_moves_and_hide_nothing(
     auth = new_player(client)
     seen = 0
     for i, profile in enumerate(("oklahoma", "modern")):
-        state = new_match(client, auth, profile=profile, last_discard_chance=i == 1)
+        state = new_match(client, auth, profile=profile, last_discard_chance=i == 1,
+                          forfeit_current=True)
         for _ in range(2):
             state, remarks = play_hand_with_remarks(client, store, auth, state, rng)
             seen += len(remarks)

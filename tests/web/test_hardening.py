@@ -54,9 +54,9 @@ def _request_models() -> list[type[StrictIn]]:
     return found
 
 
-#: The one text field left to its own rule: the engine refuses a client seed with a control
+#: The text fields left to their own rule: the engine refuses a client seed with a control
 #: character with the sentence the page shows beside the field (400; see test_sealed.py).
-ENGINE_CHECKED = {("NextHandIn", "client_seed")}
+ENGINE_CHECKED = {("NextHandIn", "client_seed"), ("JoinIn", "client_seed")}
 
 
 def test_every_request_body_is_strict_and_refuses_control_characters_in_text() -> None:

@@ -40,10 +40,14 @@ def test_an_invite_seats_the_second_person_once(client: TestClient) -> None:
     assert made["status"] == "waiting" and made["seat"] == 0 and made["opponent"] == "person"
     assert made["invite"] and made["people"]["names"] == ["Ann", None]
     assert made["meta"]["sealed"]["next"]["hand"] == 1  # committed before anyone's seed
-    # Moves and deals wait for the second person.
+    # Moves wait for the second person; a client seed may come first (issue 37 item 2: the
+    # creator's page sends it by itself, so the join deals the first hand).
+    r = client.post(f"/api/matches/{made['id']}/moves", json={"move": "draw"}, headers=ann)
+    assert r.status_code == 409 and "invite" in r.json()["detail"]
     r = client.post(f"/api/matches/{made['id']}/next-hand", json={"client_seed": "x"},
                     headers=ann)
-    assert r.status_code == 409 and "invite" in r.json()["detail"]
+    assert r.status_code == 200 and r.json()["people"]["seeds_in"] == [True, False]
+    assert r.json()["status"] == "waiting"
     # Unknown and own invites.
     r = client.post("/api/invites/nosuchinvite", headers=bob)
     assert r.status_code == 404 and r.json()["detail"].startswith("No such invite")
@@ -58,11 +62,75 @@ def test_an_invite_seats_the_second_person_once(client: TestClient) -> None:
     assert joined["names"] == ["Bob", "Ann"] and joined["status"] == "between_hands"
     assert joined["meta"]["sealed"]["next"]["commitment"] == \
         made["meta"]["sealed"]["next"]["commitment"]
+    assert joined["people"]["seeds_in"] == [True, False] and joined["hand"] is None
     # Used: a third person is told so, and still cannot see the match.
     r = client.post(f"/api/invites/{made['invite']}", headers=cid)
     assert r.status_code == 409 and "used" in r.json()["detail"]
     assert client.get(f"/api/matches/{made['id']}", headers=cid).status_code == 404
     assert client.get("/api/me", headers=bob).json()["current_match"] == made["id"]
+
+
+def test_an_invite_shows_its_terms_and_ends_no_match_without_a_yes(
+    client: TestClient, store: Store
+) -> None:
+    """Issue 37 item 1: opening an invite link joined at once, forfeiting the match in
+    progress. Its terms are read first (GET, changing nothing), and joining over an unfinished
+    match is refused, saying what it would end, until the person says yes."""
+    ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+    made = client.post("/api/matches", headers=ann, json={
+        "opponent": "person", "profile": "oklahoma", "clock": 30}).json()
+    playing = client.post("/api/matches", json={"level": "random"}, headers=bob).json()
+    before = (store.load_match(made["id"]), store.load_match(playing["id"]))
+    r = client.get(f"/api/invites/{made['people']['code']}", headers=bob)
+    assert r.status_code == 200, r.text
+    terms = r.json()
+    assert terms["creator"] == "Ann" and terms["clock"] == 30 and terms["seat"] == "free"
+    assert terms["rules"]["profile"] == "oklahoma" and terms["match_id"] == made["id"]
+    assert terms["current"]["id"] == playing["id"]
+    assert terms["current"]["against"] == "computer" and "loss" in terms["current"]["ends"]
+    assert terms["sealed"]["next"]["commitment"] == made["meta"]["sealed"]["next"]["commitment"]
+    assert client.get(f"/api/invites/{made['invite']}", headers=ann).json()["seat"] == "yours"
+    r = client.post(f"/api/invites/{made['invite']}", headers=bob)
+    assert r.status_code == 409 and "forfeit_current" in r.json()["detail"]
+    assert (store.load_match(made["id"]), store.load_match(playing["id"])) == before
+    assert client.get("/api/me", headers=bob).json()["current_match"] == playing["id"]
+    # A broken seed is refused before anything changes, too.
+    r = client.post(f"/api/invites/{made['invite']}", headers=bob,
+                    json={"client_seed": " x", "forfeit_current": True})
+    assert r.status_code == 400
+    assert (store.load_match(made["id"]), store.load_match(playing["id"])) == before
+    # Yes, with a seed: Bob sits down; Ann's page sends hers, and the hand is dealt.
+    r = client.post(f"/api/invites/{made['invite']}", headers=bob,
+                    json={"client_seed": "bob's", "forfeit_current": True})
+    assert r.status_code == 200 and r.json()["people"]["seeds_in"] == [False, True]
+    assert client.get(f"/api/matches/{playing['id']}", headers=bob).json()["status"] == \
+        "abandoned"
+    dealt = client.post(f"/api/matches/{made['id']}/next-hand", headers=ann,
+                        json={"client_seed": "ann's"}).json()
+    assert dealt["hand"]["number"] == 1
+    assert dealt["meta"]["sealed"]["hand"]["client_seeds"] == ["ann's", "bob's"]
+    # Joined: the link answers the table for Bob, and is no invite for anyone else.
+    assert client.post(f"/api/invites/{made['invite']}", headers=bob).json()["id"] == made["id"]
+    cy = new_player(client, "Cy")
+    assert client.get(f"/api/invites/{made['invite']}", headers=cy).status_code == 404
+
+
+def test_a_seed_sent_before_the_join_deals_the_first_hand_at_the_join(
+    client: TestClient,
+) -> None:
+    """Issue 37 item 2: no press of Deal from either person: the creator's page sends its seed
+    as soon as the table is made, the joiner's with the join, and the join deals."""
+    ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+    made = client.post("/api/matches", headers=ann, json={"opponent": "person",
+                                                           "clock": 60}).json()
+    r = client.post(f"/api/matches/{made['id']}/next-hand", headers=ann,
+                    json={"client_seed": "ann", "version": made["version"]})
+    assert r.status_code == 200
+    joined = client.post(f"/api/invites/{made['invite']}", headers=bob,
+                         json={"client_seed": "bob"}).json()
+    assert joined["status"] == "playing" and joined["hand"]["number"] == 1
+    assert joined["meta"]["sealed"]["hand"]["client_seeds"] == ["ann", "bob"]
+    assert joined["people"]["clock"]["seats"]  # the clock starts with the hand
 
 
 def test_the_lobby_lists_open_tables_until_someone_joins(client: TestClient) -> None:
@@ -318,16 +386,49 @@ def test_the_clock_runs_out_exactly_at_the_deadline(tmp_path: Any) -> None:
 def test_expire_due_applies_a_passed_deadline_without_any_request(tmp_path: Any) -> None:
     with people_app(tmp_path) as (client, clock, service, changes):
         t = People.start(client, clock=60)
-        t.post(0, "next-hand", {"client_seed": "mine"})
+        t.deal({0: "mine", 1: "yours"})
+        mover = 0 if t.state(0)["hand"]["your_turn"] else 1
         assert not service.expire_due(t.id)
-        assert service.deadline(t.id) == clock.t + 60  # seat 1 owes a client seed
+        assert service.deadline(t.id) == clock.t + 60  # the mover's clock
         clock.t += 61
         changes.clear()
         assert service.expire_due(t.id)
         assert changes and changes[-1][0] == t.id
         assert t.state(0)["people"]["ended"] == "time"
-        assert t.state(0)["people"]["winner"] == 0
+        assert t.state(0)["people"]["winner"] == 1 - mover
         assert not service.expire_due(t.id)
+
+
+def test_no_clock_runs_before_a_hand_is_dealt(tmp_path: Any) -> None:
+    """Issue 37 item 2: a 60 s people match ended "you ran out of time" while the other person
+    had not pressed Deal. Between hands no clock runs: only a page that sends no seed within
+    the grace period (a page gone, or a client holding the table) forfeits, as "left"."""
+    with people_app(tmp_path) as (client, clock, service, _changes):
+        t = People.start(client, clock=60)
+        assert t.post(0, "next-hand", {"client_seed": "mine"}).status_code == 200
+        for seat in (0, 1):
+            assert t.state(seat)["people"]["clock"]["seats"] == []
+        clock.t += 61  # a clock would have run out: nothing has
+        for seat in (0, 1):
+            assert t.state(seat)["status"] == "between_hands"
+            assert t.state(seat)["people"]["ended"] is None
+        assert service.deadline(t.id) is not None  # the grace period still runs
+        clock.t += service.grace  # seat 1's page never sent its seed (both kept coming)
+        out = t.state(0)
+        assert out["status"] == "over" and out["people"]["ended"] == "left"
+        assert out["people"]["winner"] == 0
+
+
+def test_two_seeds_sent_at_once_are_both_kept(client: TestClient, store: Store) -> None:
+    """Issue 37 item 9: two seeds sent at once both count and the hand is dealt once, even
+    when the second was chosen on the version before the first (a stale version does not
+    refuse a seed)."""
+    t = People.start(client)
+    version = t.state(0)["version"]
+    assert t.post(0, "next-hand", {"client_seed": "a", "version": version}).status_code == 200
+    r = t.post(1, "next-hand", {"client_seed": "b", "version": version})
+    assert r.status_code == 200, r.text
+    assert r.json()["meta"]["sealed"]["hand"]["client_seeds"] == ["a", "b"]
 
 
 def test_a_person_gone_past_the_grace_period_forfeits(tmp_path: Any) -> None:
@@ -391,7 +492,12 @@ def test_resign_then_rematch_swaps_the_first_deal_and_no_hand_finished_is_not_ra
 def test_starting_a_new_match_forfeits_the_unfinished_people_match(client: TestClient) -> None:
     t = People.start(client)
     t.deal({0: "a", 1: "b"})
+    before = t.state(0)
     r = client.post("/api/matches", json={"level": "random"}, headers=t.auth[1])
+    assert r.status_code == 409 and "against Ann" in r.json()["detail"]
+    assert t.state(0) == before
+    r = client.post("/api/matches", json={"level": "random", "forfeit_current": True},
+                    headers=t.auth[1])
     assert r.status_code == 201
     out = t.state(0)
     assert out["status"] == "over" and out["people"]["ended"] == "left"
@@ -514,7 +620,9 @@ def test_a_creator_who_waited_long_for_the_other_person_is_not_counted_gone(
         joined = client.post(f"/api/invites/{made['invite']}", headers=bob).json()
         assert joined["status"] == "between_hands"
         assert joined["people"]["present"] == [True, True]
-        assert joined["people"]["clock"]["seconds_left"] == 30
+        # No clock runs before a hand is dealt (issue 37 item 2).
+        assert joined["people"]["clock"]["seats"] == []
+        assert joined["people"]["clock"]["seconds_left"] is None
 
 
 def test_a_table_for_two_on_postgresql(pg_url: str) -> None:

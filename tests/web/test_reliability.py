@@ -138,7 +138,8 @@ def _step(client: httpx.Client, state: dict[str, Any], rng: random.Random | None
 
 
 def _new_match(client: httpx.Client, **options: Any) -> dict[str, Any]:
-    r = client.post("/api/matches", json={"level": "random", **options})
+    r = client.post("/api/matches", json={"level": "random", "forfeit_current": True,
+                                          **options})
     assert r.status_code == 201, r.text
     state: dict[str, Any] = r.json()
     return state
@@ -203,7 +204,9 @@ def test_simultaneous_starts_with_one_token_leave_one_match_playing(
             assert c.get("/api/health").status_code == 200
         for _ in range(RACES):
             answers = _together(
-                [lambda c: c.post("/api/matches", json={"level": "random"})] * len(clients),
+                [lambda c: c.post("/api/matches", json={"level": "random",
+                                                        "forfeit_current": True})]
+                * len(clients),
                 clients)
             codes = sorted(r.status_code for r in answers)
             assert set(codes) <= {201, 409} and 201 in codes, [r.text for r in answers]

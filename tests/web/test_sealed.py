@@ -189,7 +189,7 @@ def test_a_hand_cut_short_by_the_match_s_end_is_revealed_and_verifies(
     if end == "resign":
         state = client.post(f"/api/matches/{mid}/resign", headers=auth).json()
     else:
-        assert client.post("/api/matches", json={"level": "random"},
+        assert client.post("/api/matches", json={"level": "random", "forfeit_current": True},
                            headers=auth).status_code == 201
         state = client.get(f"/api/matches/{mid}", headers=auth).json()
     assert state["status"] in ("over", "abandoned") and state["hand"]["result"] is None

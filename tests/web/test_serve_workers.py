@@ -129,7 +129,8 @@ def test_simultaneous_starts_on_two_workers_leave_one_match_playing(server: Serv
             with loopback_client(base_url=url, headers=auth, timeout=30) as client:
                 client.get("/api/health")  # connected before the race starts
                 start.wait()
-                r = client.post("/api/matches", json={"level": "random"})
+                r = client.post("/api/matches",
+                                json={"level": "random", "forfeit_current": True})
             codes.append(r.status_code)
             if r.status_code == 201:
                 made.append(r.json()["id"])

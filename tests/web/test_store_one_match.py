@@ -58,7 +58,8 @@ def test_two_simultaneous_starts_leave_one_match_playing(store: Store) -> None:
                answers: list[tuple[int, dict[str, object]]] = answers) -> None:
             client = TestClient(app)
             start.wait()
-            r = client.post("/api/matches", json={"level": "random"}, headers=auth)
+            r = client.post("/api/matches", json={"level": "random", "forfeit_current": True},
+                            headers=auth)
             answers.append((r.status_code, r.json()))
 
         threads = [threading.Thread(target=go) for _ in range(2)]

@@ -7,9 +7,11 @@ and adds what only people need, all worked out here from the match and its
 :class:`~ginrummy.store.PeopleInfo`:
 
 * the invite (a link token) and its short code to read aloud;
-* the clock: per move (and per client seed between hands), whose clock runs and its deadline;
-* leaving: a person not seen for the grace period forfeits;
-* :func:`due`: the first of those deadlines that has passed, applied at that moment;
+* the clock: per move, during a hand only, whose clock runs and its deadline;
+* leaving: a person not seen for the grace period forfeits, and so does one whose page sends
+  no client seed for the next deal within it;
+* :func:`deadlines` and :func:`due`: those deadlines, and the first that has passed, applied
+  at that moment;
 * :func:`people_out`: what one seat may see of the table (never the other's pending seed),
   and once it is over whether it was rated and, if not, why
   (:data:`~ginrummy.store_ratings.WHY_UNRATED`);
@@ -32,6 +34,7 @@ __all__ = [
     "GRACE_SECONDS",
     "SEEN_EVERY_SECONDS",
     "clock_of",
+    "deadlines",
     "due",
     "mirrored",
     "new_code",
@@ -69,43 +72,55 @@ def show_code(code: str) -> str:
 
 def clock_of(table: Table, people: PeopleInfo) -> tuple[list[int], float] | None:
     """The seats whose clock runs now and the deadline (seconds since the epoch), or ``None``
-    when no clock runs (no clock at this table, nobody joined yet, the match over). During a
-    hand the clock is the mover's; between hands it runs for each person who has not sent a
-    client seed for the next deal."""
+    when no clock runs (no clock at this table, nobody joined yet, no hand on the table, the
+    match over). A clock runs only during a hand, for the person to move: never before a
+    hand is dealt (each page sends its client seed by itself; see :func:`deadlines` for a
+    seed that never comes)."""
     if people.clock is None or people.seats[1] is None or people.ended is not None:
         return None
-    if table.match.over:
+    if table.match.over or table.waiting_for_deal or table.to_act is None:
         return None
+    return [table.to_act], people.clock_started + people.clock
+
+
+def deadlines(
+    table: Table, people: PeopleInfo, grace: float
+) -> list[tuple[float, int | None, str]]:
+    """Every deadline of a match between two people that is running now, passed or not:
+    (when, the winning seat or ``None``, why: ``"time"`` or ``"left"``).
+
+    - Out of time: the mover's clock (:func:`clock_of`); the mover loses.
+    - Left: a person not seen for ``grace`` seconds loses.
+    - Left too: between hands, a person whose page has not sent its client seed ``grace``
+      seconds after the hand ended (or the table was joined) loses; both missing, nobody wins.
+      A page sends its seed by itself within seconds, so only a page that stopped, or a
+      client that holds the table hostage, meets this.
+    """
+    if people.seats[1] is None or people.ended is not None or table.match.over:
+        return []
+    found: list[tuple[float, int | None, str]] = []
+    clock = clock_of(table, people)
+    if clock is not None:
+        found.append((clock[1], 1 - clock[0][0], "time"))
+    for seat in (0, 1):
+        found.append((people.seen[seat] + grace, 1 - seat, "left"))
     if table.waiting_for_deal:
-        seats = [s for s in (0, 1) if s not in people.seeds]
-    else:
-        seats = [] if table.to_act is None else [table.to_act]
-    if not seats:
-        return None
-    return seats, people.clock_started + people.clock
+        missing = [s for s in (0, 1) if s not in people.seeds]
+        if missing:
+            found.append((people.clock_started + grace,
+                          None if len(missing) == 2 else 1 - missing[0], "left"))
+    return found
 
 
 def due(
     info: MatchInfo, table: Table, people: PeopleInfo, now: float, grace: float
 ) -> tuple[float, int | None, str] | None:
-    """The first deadline of a match between two people that has passed at ``now``: (when,
-    the winning seat or ``None``, why: ``"time"`` or ``"left"``); ``None`` when none has.
-
-    Out of time: the person whose clock ran out loses; when both clocks ran out together
-    (neither sent a client seed in time) nobody wins. Left: the person not seen for ``grace``
-    seconds loses (the first to go, when both went)."""
-    if info.ended or people.seats[1] is None or people.ended is not None:
+    """The first deadline of a match between two people that has passed at ``now`` (see
+    :func:`deadlines`), or ``None`` when none has (the first to pass wins a tie of kinds)."""
+    if info.ended:
         return None
-    found: list[tuple[float, int | None, str]] = []
-    clock = clock_of(table, people)
-    if clock is not None and clock[1] <= now:
-        seats, deadline = clock
-        found.append((deadline, None if len(seats) == 2 else 1 - seats[0], "time"))
-    for seat in (0, 1):
-        gone = people.seen[seat] + grace
-        if gone <= now:
-            found.append((gone, 1 - seat, "left"))
-    return min(found, key=lambda f: f[0]) if found else None
+    passed = [d for d in deadlines(table, people, grace) if d[0] <= now]
+    return min(passed, key=lambda d: d[0]) if passed else None
 
 
 def _iso(t: float) -> str:

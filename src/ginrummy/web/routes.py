@@ -17,6 +17,8 @@ from ..store_limits import address_hash
 from .limits import client_address, limit_new_players
 from .rules_text import profile_catalogue
 from .schemas import (
+    InviteOut,
+    JoinIn,
     LobbyTable,
     MatchIn,
     MatchState,
@@ -135,12 +137,32 @@ def new_match(request: Request, player: Player, service: Service, body: MatchIn)
 InviteId = Annotated[str, id_in_path("invite or short code", r"^[A-Za-z0-9_-]+$", 32)]
 
 
-@router.post("/invites/{invite}", response_model=MatchState, responses=ERRORS)
-def join(request: Request, player: Player, service: Service, invite: InviteId) -> MatchState:
-    """Take the free seat of a table for two people with its invite (or its short code).
-    Unknown: 404; used, your own or closed: 409; each with the reason."""
+@router.get("/invites/{invite}", response_model=InviteOut, responses=ERRORS)
+def invite(player: Player, service: Service, invite: InviteId) -> InviteOut:
+    """A table's terms before taking its seat: who made it, its rules and clock, the first
+    hand's commitment (choose your client seed after reading it), and your unfinished match
+    that joining would end. Changes nothing. An invite that is unknown, used or closed: 404,
+    one sentence for all three."""
     try:
-        return service.join(player, invite, address=address_hash(client_address(request)))
+        return service.invite(player, invite)
+    except InviteError as exc:
+        raise HTTPException(exc.status, str(exc)) from None
+
+
+@router.post("/invites/{invite}", response_model=MatchState, responses=ERRORS)
+def join(
+    request: Request, player: Player, service: Service, invite: InviteId,
+    body: Annotated[JoinIn | None, Body()] = None,
+) -> MatchState:
+    """Take the free seat of a table for two people with its invite (or its short code), with
+    your ``client_seed`` for the first deal (dealt at once when the other person's is in).
+    Your unfinished match ends only with ``"forfeit_current": true`` (else 409 saying what
+    would end, nothing changed). Taking a seat you hold answers the table. Unknown, used or
+    closed: 404; your own: 409; each with the reason."""
+    body = body or JoinIn(client_seed=None, forfeit_current=False)
+    try:
+        return service.join(player, invite, address=address_hash(client_address(request)),
+                            client_seed=body.client_seed, consent=body.forfeit_current)
     except InviteError as exc:
         raise HTTPException(exc.status, str(exc)) from None
 

@@ -133,6 +133,13 @@ class _MatchRulesIn(_In):
     profile: Profile = "traditional"
     hollywood: bool = False
     last_discard_chance: bool = False
+    forfeit_current: bool = Field(
+        False,
+        description="your yes to ending your unfinished match (against the computer: "
+        "abandoned, a loss; against a person: a forfeit; a table nobody joined: closed). "
+        "Without it, a player with an unfinished match gets 409 saying what would end, and "
+        "nothing changes",
+    )
 
 
 class NewMatchIn(_MatchRulesIn):
@@ -502,7 +509,7 @@ class PeopleMatchIn(_MatchRulesIn):
     opponent: Literal["person"]
     open: bool = Field(False, description="list the table in the lobby: anyone may join")
     clock: Clock | None = Field(
-        None, description="seconds per move (and per client seed between hands); null: off"
+        None, description="seconds per move, during a hand only; null: off"
     )
 
 
@@ -519,6 +526,53 @@ MatchIn = Annotated[
     Annotated[NewMatchIn, Tag("computer")] | Annotated[PeopleMatchIn, Tag("person")],
     Discriminator(_opponent),
 ]
+
+
+class JoinIn(_In):
+    """``POST /api/invites/{invite}``: take the free seat (the body may be left out)."""
+
+    # Not ``Text``: the engine's own seed rule refuses control characters, as next-hand's.
+    client_seed: str | None = Field(
+        None,
+        max_length=CLIENT_SEED_LENGTH,
+        description="your client seed for the first deal, chosen after reading its commitment "
+        "(GET /api/invites/{invite}); the hand is dealt at once when the other person's is in",
+    )
+    forfeit_current: bool = Field(
+        False, description="your yes to ending your unfinished match (as for POST /api/matches)"
+    )
+
+
+class CurrentMatchOut(BaseModel):
+    """The unfinished match that joining (or starting) another would end."""
+
+    id: str
+    against: Literal["computer", "person", "nobody"] = Field(
+        description="nobody: your own table that nobody has joined yet"
+    )
+    name: str | None = Field(None, description="the other person's name, against a person")
+    scores: list[int] = Field(description="yours first")
+    ends: str = Field(description="what ending it means, in words")
+
+
+class InviteOut(BaseModel):
+    """``GET /api/invites/{invite}``: a table's terms, read before taking its seat."""
+
+    match_id: str
+    creator: str
+    rules: RulesOut
+    clock: int | None = Field(description="seconds per move; null: no clock")
+    open: bool
+    seat: Literal["free", "yours", "taken"] = Field(
+        description="free: you may take it; yours: you made this table; taken: you sit there"
+    )
+    current: CurrentMatchOut | None = Field(
+        None, description="your unfinished match, which taking the seat would end"
+    )
+    sealed: SealedOut | None = Field(
+        None, description="the first hand's commitment (next), from the free seat's side: "
+        "choose your client seed after reading it"
+    )
 
 
 class ClockOut(BaseModel):

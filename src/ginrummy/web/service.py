@@ -59,6 +59,7 @@ from ..store import (
     PERSON,
     ConflictError,
     HandSummary,
+    InviteError,
     LobbyEntry,
     MatchInfo,
     PeopleInfo,
@@ -72,14 +73,21 @@ from ..view import PublicEvent
 from .people import (
     GRACE_SECONDS,
     SEEN_EVERY_SECONDS,
-    clock_of,
+    deadlines,
     due,
     mirrored,
     new_code,
     new_invite,
     people_out,
 )
-from .schemas import MatchMeta, MatchState, NewMatchIn, PeopleMatchIn
+from .schemas import (
+    CurrentMatchOut,
+    InviteOut,
+    MatchMeta,
+    MatchState,
+    NewMatchIn,
+    PeopleMatchIn,
+)
 from .sealing import (
     dump_seals,
     finished_hands,
@@ -111,6 +119,13 @@ COACH_OFF = (
     "The coach and the learning tools are off at a table against a person while the match "
     "is played; the hand review opens, for your own decisions, once the match is over."
 )
+
+#: How often a client seed is judged again when the table changed under it (the other
+#: person's seed stored meanwhile, by another worker): then it always succeeds.
+SEED_TRIES = 3
+
+#: Why an invite cannot be used: unknown, used by someone else or closed, all said alike.
+NO_INVITE = "No such invite: check the link or the code."
 
 #: How many locks serialize requests on matches (see ``TableService._lock``).
 LOCK_STRIPES = 64
@@ -213,16 +228,21 @@ class TableService:
             hollywood=options.hollywood,
             last_discard_chance=options.last_discard_chance,
         )
+        consent = options.forfeit_current
         if isinstance(options, PeopleMatchIn):
             return self._new_people_match(player, rules, options.open, options.clock,
-                                          addresses=(address, None))
+                                          addresses=(address, None), consent=consent)
         computer = self._computer(options.level)  # refuses "agent" when there is none
         deal_seed = secrets.token_hex(16)
         match = Match(rules, seed=deal_seed, start=False)
         sealer = DealSealer(match)
         table = _table(match, sealer, computer, deal_seed)
         table.seal_next()  # the first hand's commitment, saved below before it is shown
-        self._notify(self.store.leave_unfinished(player.id, self.now(), computer=False))
+        # Without the person's yes, any unfinished match refuses the start (changing nothing),
+        # and the insert below abandons nothing either (a match made meanwhile by another tab
+        # is refused by the one-unfinished-match index).
+        self._notify(self.store.leave_unfinished(player.id, self.now(), computer=False,
+                                                 consent=consent))
         record = self._record(match, options.level, sealer)
         info = self.store.create_match(
             player_id=player.id,
@@ -237,22 +257,92 @@ class TableService:
             winner=match.score.winner,
             hands=self._finished(match, 0),
             seals=dump_seals(sealer),
+            abandon_others=consent,
         )
         entry = _Entry(info.version, table, dump_seals(sealer), record)
         self._remember(info.id, entry)
         self._notify([(info.id, info.version)])
         return self._state(_Seated(info, entry, HUMAN, None), None)
 
-    def join(self, player: PlayerInfo, invite: str, *, address: str | None = None
-             ) -> MatchState:
-        """Take the free seat of the table of ``invite`` (its link token or short code); the
-        player's unfinished match ends first. ``address``: the hashed client address they
-        join from. Raises :class:`~ginrummy.store.InviteError`."""
-        match_id, ended = self.store.join_people_match(invite, player.id, self.now(),
-                                                       address=address)
+    def invite(self, player: PlayerInfo, invite: str) -> InviteOut:
+        """The terms of the table of ``invite`` (its link token or short code), read before
+        taking its seat: who made it, the rules, the clock, the first hand's commitment from
+        the free seat, and the player's unfinished match that joining would end. An invite
+        that is unknown, used by someone else or closed is one and the same
+        :class:`~ginrummy.store.InviteError` (404), so a guess learns nothing."""
+        people = self.store.find_invite(invite)
+        if people is None or people.seats[1] not in (None, player.id):
+            raise InviteError(404, NO_INVITE)
+        with self._lock(people.match_id):
+            found = self._read(people.match_id)
+            if found is None or found[0].info.ended:
+                raise InviteError(404, NO_INVITE)
+            seated, entry = found
+            people = seated.people or people
+        seat: Literal["free", "yours", "taken"] = (
+            "yours" if people.seats[0] == player.id
+            else "taken" if people.seats[1] == player.id else "free")
+        return InviteOut(
+            match_id=people.match_id,
+            creator=people.names[0],
+            rules=rules_out(entry.table.match.rules),
+            clock=people.clock,
+            open=people.open,
+            seat=seat,
+            current=self.current(player, but=people.match_id) if seat == "free" else None,
+            sealed=sealed_out(entry.table, 1) if seat != "yours" else None,
+        )
+
+    def current(self, player: PlayerInfo, *, but: str | None = None) -> CurrentMatchOut | None:
+        """The player's unfinished match (other than ``but``) and what ending it means."""
+        mine = self.store.current_match(player.id)
+        found = [m for m in [mine, *self.store.joined_matches(
+            player.id, statuses=("playing",), limit=2)] if m is not None and m.id != but]
+        if not found:
+            return None
+        info = found[0]
+        if info.level != PERSON:
+            return CurrentMatchOut(
+                id=info.id, against="computer", name=None, scores=list(info.scores),
+                ends="It ends as a forfeit: it counts as a loss.")
+        people = self.store.people_of(info.id)
+        assert people is not None
+        if people.seats[1] is None:
+            return CurrentMatchOut(
+                id=info.id, against="nobody", name=None, scores=[0, 0],
+                ends="Your table waiting for someone to join is closed.")
+        other = people.names[1] if people.seats[0] == player.id else people.names[0]
+        return CurrentMatchOut(
+            id=info.id, against="person", name=other, scores=list(info.scores),
+            ends=f"It ends as a forfeit: {other} wins, and it counts in both histories.")
+
+    def join(self, player: PlayerInfo, invite: str, *, address: str | None = None,
+             client_seed: str | None = None, consent: bool = False) -> MatchState:
+        """Take the free seat of the table of ``invite`` (its link token or short code), with
+        the person's ``client_seed`` for the first deal (the hand is dealt at once when the
+        other person's is in). An unfinished match of theirs ends only with their
+        ``consent`` (else :class:`~ginrummy.store.UnfinishedMatchError`, nothing changed).
+        ``address``: the hashed client address they join from. Taking a seat you hold
+        already answers the table as it is. Raises :class:`~ginrummy.store.InviteError`."""
+        found = self.store.find_invite(invite)
+        if found is not None and found.seats[1] == player.id:
+            return self.state(player, found.match_id)
+        if found is None:
+            raise InviteError(404, NO_INVITE)
+        if client_seed is not None:
+            try:
+                check_client_seed(client_seed)
+            except SealError as exc:
+                raise GinRummyError(sentence(str(exc))) from None
+        match_id, ended = self.store.join_people_match(
+            invite, player.id, self.now(), address=address, seed=client_seed, consent=consent)
         self._notify(ended)
         with self._lock(match_id):
             seated = self._load(player, match_id)
+            people = seated.people
+            assert people is not None
+            if len(people.seeds) == 2 and seated.entry.table.waiting_for_deal:
+                return self._deal_people(seated, people.seeds)
             self._notify([(match_id, seated.info.version)])
             return self._state(seated, None)
 
@@ -300,7 +390,13 @@ class TableService:
         combination of both (:func:`~ginrummy.shuffle.combine_client_seeds`)."""
         with self._lock(match_id):
             seated = self._load(player, match_id)
-            self._check_open(seated, version)
+            if seated.people is not None:
+                # A person's seed is for the hand waiting to be dealt, whatever changed since
+                # their page read the table (the other person's seed, say), and may come
+                # before anyone has joined: no version, no free-seat check.
+                self._check_open(seated, None, waiting=True)
+            else:
+                self._check_open(seated, version)
             table = seated.entry.table
             if not table.waiting_for_deal:
                 raise Conflict("The current hand is not over yet.")
@@ -312,7 +408,7 @@ class TableService:
             if client_seed is None:
                 raise GinRummyError(SEND_CLIENT_SEED)
             if seated.people is not None:
-                return self._people_seed(seated, client_seed)
+                return self._people_seed(player, seated, client_seed)
             try:
                 # The sealer checks the client seed before anything changes and refuses a hand
                 # without a published commitment.
@@ -407,14 +503,10 @@ class TableService:
                 return None
             seated, entry = found
             info, people = seated.info, seated.people
-            if (people is None or people.seats[1] is None or people.ended is not None
-                    or info.ended):
+            if people is None or info.ended:
                 return None
-            times = [people.seen[0] + self.grace, people.seen[1] + self.grace]
-            clock = clock_of(entry.table, people)
-            if clock is not None:
-                times.append(clock[1])
-            return min(times)
+            times = [d[0] for d in deadlines(entry.table, people, self.grace)]
+            return min(times) if times else None
 
     def hand_copy(
         self, player: PlayerInfo, match_id: str, number: int | None = None
@@ -473,7 +565,7 @@ class TableService:
         self, player: PlayerInfo, rules: RuleSet, open: bool, clock: int | None,
         *, seat1: int | None = None, first_dealer: int | None = None,
         rematch_of: str | None = None, rematch_version: int | None = None,
-        addresses: tuple[str | None, str | None] = (None, None),
+        addresses: tuple[str | None, str | None] = (None, None), consent: bool = True,
     ) -> MatchState:
         deal_seed = secrets.token_hex(16)
         match = Match(rules, seed=deal_seed, first_dealer=first_dealer, start=False)
@@ -484,7 +576,7 @@ class TableService:
         info, ended = self.store.create_people_match(
             player_id=player.id, seat1=seat1, invite=new_invite(), code=new_code(), open=open,
             clock=clock, now=self.now(), rematch_of=rematch_of,
-            rematch_version=rematch_version, addresses=addresses,
+            rematch_version=rematch_version, addresses=addresses, consent=consent,
             level=PERSON, profile=rules.profile, rules=rules.describe(),
             hollywood=match.score.hollywood, deal_seed=deal_seed, status="playing",
             record=dumps(match, players=names, meta=self._meta(PERSON),
@@ -512,30 +604,48 @@ class TableService:
         assert info is not None
         return info.version
 
-    def _people_seed(self, seated: _Seated, client_seed: str) -> MatchState:
+    def _people_seed(self, player: PlayerInfo, seated: _Seated, client_seed: str
+                     ) -> MatchState:
         """One person's client seed for the next deal: kept until the other's arrives, then
-        the hand is dealt from both."""
-        people = seated.people
-        assert people is not None
+        the hand is dealt from both. When the other person's seed was stored meanwhile (two
+        seeds sent at once, perhaps to two workers), the table is read again and the seed
+        judged anew: both seeds are kept, and the hand is dealt once."""
         try:
             check_client_seed(client_seed)
         except SealError as exc:
             raise GinRummyError(sentence(str(exc))) from None
-        if seated.seat in people.seeds:
-            raise Conflict("You sent your client seed for this hand already; the hand is dealt "
-                           "when the other person sends theirs.")
-        seeds = {**people.seeds, seated.seat: client_seed}
-        now = self.now()
-        if len(seeds) < 2:
-            version = self.store.update_people(
-                seated.info.id, seated.info.version, seeds=seeds,
-                **{f"seen{seated.seat}": now})
+        match_id = seated.info.id
+        for attempt in range(SEED_TRIES):
+            people = seated.people
+            assert people is not None
+            if seated.seat in people.seeds:
+                raise Conflict("You sent your client seed for this hand already; the hand is "
+                               "dealt when the other person sends theirs.")
+            seeds = {**people.seeds, seated.seat: client_seed}
+            try:
+                if len(seeds) == 2 and people.seats[1] is not None:
+                    return self._deal_people(seated, seeds)
+                version = self.store.update_people(
+                    match_id, seated.info.version, seeds=seeds,
+                    **{f"seen{seated.seat}": self.now()})
+            except ConflictError:
+                if attempt == SEED_TRIES - 1:
+                    raise
+                seated = self._load(player, match_id)
+                self._check_open(seated, None, waiting=True)
+                if not seated.entry.table.waiting_for_deal:
+                    raise Conflict("The hand was dealt meanwhile.") from None
+                continue
             seated.entry.version = version
-            self._remember(seated.info.id, seated.entry)
-            self._notify([(seated.info.id, version)])
+            self._remember(match_id, seated.entry)
+            self._notify([(match_id, version)])
             info = replace(seated.info, version=version)
             return self._state(replace(seated, info=info,
                                        people=self.store.people_of(info.id)), None)
+        raise AssertionError("unreachable")
+
+    def _deal_people(self, seated: _Seated, seeds: dict[int, str]) -> MatchState:
+        """Deal the hand waiting at a table for two people from both people's seeds."""
         table = seated.entry.table
         assert table.sealer is not None
         try:
@@ -654,7 +764,10 @@ class TableService:
         return entry
 
     @staticmethod
-    def _check_open(seated: _Seated, version: int | None) -> None:
+    def _check_open(seated: _Seated, version: int | None, *, waiting: bool = False) -> None:
+        """Refuse (:class:`Conflict`) a request on a match that is not being played, or on a
+        stale ``version``; ``waiting``: a table for two whose second seat is free is open
+        (a client seed may come before anyone joins)."""
         info, entry = seated.info, seated.entry
         if info.status == "abandoned":
             raise Conflict("This match was abandoned when a new one started.")
@@ -662,7 +775,7 @@ class TableService:
             raise Conflict("This table was closed before anyone joined it.")
         if info.status == "over" or entry.table.match.over:
             raise Conflict("The match is over.")
-        if seated.people is not None and seated.people.seats[1] is None:
+        if seated.people is not None and seated.people.seats[1] is None and not waiting:
             raise Conflict("Nobody has taken the other seat yet: send the invite.")
         if version is not None and version != info.version:
             raise Conflict(
