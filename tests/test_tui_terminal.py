@@ -412,6 +412,8 @@ def test_a_bad_client_seed_option_gets_the_engines_message(tmp_path: Path) -> No
     assert not (tmp_path / "current.toml").exists()
     # A good one deals the first hand with it.
     child = spawn(tmp_path, *FAST, "--client-seed", "mine, all mine")
+    assert prompt(child) == deal_prompt(1).removesuffix(" > ")
+    child.sendline("commitment")  # the seed is one command away
     child.expect_exact("Your client seed: mine, all mine (from --client-seed;")
     assert prompt(child) == deal_prompt(1).removesuffix(" > ")
     child.sendline("")

@@ -76,8 +76,11 @@ def test_a_transfer_code_carries_the_match_and_a_new_game_is_a_forfeit(
     a.wait_for_selector("#dlg-new[open]")
     warning = a.locator("#new-warning")
     assert warning.is_visible()
-    assert warning.text_content() == ("Starting a new match forfeits this one; it counts as a "
-                                      "loss.")
+    text = warning.text_content() or ""
+    assert text.startswith("Starting a new game ends your match against the computer (")
+    assert text.endswith("it counts as a loss.")
+    # The button itself says it: the person's yes is explicit (issue 37 item 1).
+    assert a.text_content("#new-start") == "End my match and start"
     deal(a)
     assert state_of(a, live_server)["id"] != match_id
     a.click("#btn-history")

@@ -115,12 +115,31 @@ def create_table(ann: Person, *, clock: str = "", open_: bool = False) -> str:
 
 
 def join_by_link(bob: Person, link: str) -> None:
-    """Bob, a newcomer, opens the link, gives a name and takes the other seat."""
+    """Bob, a newcomer, opens the link, gives a name, reads the table's terms and takes the
+    other seat."""
     bob.page.goto(link)
+    accept_terms(bob)
+
+
+def accept_terms(bob: Person) -> None:
+    """The Join window: the table's terms, then Join (nothing of Bob's is in progress), then
+    the name Ann will see."""
+    bob.page.wait_for_selector("#dlg-join[open]")
+    assert bob.page.text_content("#join-title") == "Join Ann's table?"
+    assert bob.page.locator("#join-warning").is_hidden()
+    bob.press("#join-yes")
     bob.page.wait_for_selector("#dlg-name[open]")
     bob.page.fill("#name-input", "Bob")
     bob.press("#name-ok")
     bob.page.wait_for_selector("#people-bar:not([hidden])")
+
+
+def wait_dealt(person: Person, number: int) -> None:
+    """Wait until this person's page shows hand ``number`` being played: nobody pressed
+    Deal (issue 37 item 2), each page sent its seed by itself."""
+    person.page.wait_for_function(
+        "n => Number(document.body.dataset.hand) === n"
+        " && document.body.dataset.status === 'playing'", arg=number)
 
 
 def click_card(person: Person, card: str) -> None:
@@ -175,17 +194,19 @@ def send_seed(person: Person, st: dict[str, Any]) -> None:
 def play_match(ann: Person, bob: Person, events: dict[str, int]) -> dict[str, Any]:
     """Both play until the match is over; `events` counts what happened on the way."""
     seats = {0: ann, 1: bob}
-    for _ in range(MAX_HANDS):
-        # Between hands: each sends a seed; the first waits for the other's.
+    for index in range(MAX_HANDS):
         first = seats[0].state()
         if first["status"] == "over":
             return first
-        assert first["status"] == "between_hands", first["status"]
-        send_seed(ann, ann.state())
-        ann.page.wait_for_selector("#people-wait[data-waiting=true]")
-        assert "waiting for Bob's seed" in ann.page.text_content("#people-wait")
-        bob.shows(ann.state()["version"])
-        send_seed(bob, bob.state())
+        if index:
+            # Between hands: Ann deals at once with Next hand and waits for Bob, who leaves
+            # his page to send its seed by itself a few seconds later.
+            assert first["status"] == "between_hands", first["status"]
+            send_seed(ann, ann.state())
+            ann.page.wait_for_selector("#people-wait[data-waiting=true]")
+            assert "as soon as Bob is ready" in ann.page.text_content("#people-wait")
+        for person in (ann, bob):
+            wait_dealt(person, index + 1)
         number = None
         for turn in range(MAX_TURNS):
             st0 = ann.state()
@@ -282,15 +303,11 @@ def test_on_a_phone_the_clock_runs_and_a_resignation_ends_it_then_a_rematch(
     bob.page.wait_for_selector("#dlg-new[open]")
     bob.press("#join-box summary")
     bob.press("#lobby button[data-invite]")
-    bob.page.wait_for_selector("#dlg-name[open]")
-    bob.page.fill("#name-input", "Bob")
-    bob.press("#name-ok")
-    bob.page.wait_for_selector("#people-bar:not([hidden])")
+    accept_terms(bob)
     ann.page.wait_for_selector("#people-bar:not([hidden])")
-    # Between hands both clocks run until each has sent a seed.
-    assert ann.page.text_content("#people-clock").startswith("Both clocks:")
-    send_seed(ann, ann.state())
-    send_seed(bob, bob.state())
+    # Nobody presses Deal, and no clock runs until the hand is dealt (issue 37 item 2).
+    for person in (ann, bob):
+        wait_dealt(person, 1)
     st = ann.state()
     mover, other = (ann, bob) if st["hand"]["your_turn"] else (bob, ann)
     for person in (ann, bob):
@@ -334,7 +351,7 @@ def test_on_a_phone_the_clock_runs_and_a_resignation_ends_it_then_a_rematch(
         revealed = ended["meta"]["sealed"]["hand"]["server_seed"]
         person.page.wait_for_selector("#seal-line #seal-verdict[data-ok=true]")
         line = person.page.inner_text("#seal-line")
-        assert f"Hand {number} was cut short" in line and "Sealed deal ✓" in line
+        assert f"Hand {number} was cut short" in line and "Fair deal ✓" in line
         assert revealed not in line  # the details stay folded until asked for
         person.press("#seal-line #seal-more")
         assert revealed in person.page.inner_text("#seal-details")

@@ -94,6 +94,11 @@ def test_a_hand_with_a_typed_client_seed_verifies_in_the_browser(
     dealt = state_of(page, live_server)
     assert dealt["meta"]["sealed"]["hand"]["client_seed"] == typed
     assert dealt["meta"]["sealed"]["hand"]["commitment"] == upcoming["commitment"]
+    # The score panel says it in plain words; the commitment and the seed are one tap away.
+    line = page.inner_text("#seal-line")
+    assert line.startswith("Fair deal: these cards were fixed before the deal")
+    assert "commitment" not in line.lower() and "seed" not in line.lower()
+    page.click("#seal-line-more summary")
     assert upcoming["commitment"][:16] in page.inner_text("#seal-line")
 
     # The rest of the hand through the API with the page's token, then a reload: what the page
@@ -110,7 +115,7 @@ def test_a_hand_with_a_typed_client_seed_verifies_in_the_browser(
     # At the hand's end the seal is one quiet line, checked in this browser; the details (the
     # revealed server seed, the seeds, the next hand's commitment) are a click away.
     page.wait_for_selector('#seal-verdict[data-ok="true"]')
-    assert re.fullmatch(r"Sealed deal ✓ — verify · details", page.inner_text(".seal-summary"))
+    assert re.fullmatch(r"Fair deal ✓ — verify · details", page.inner_text(".seal-summary"))
     assert revealed["server_seed"] not in page.inner_text("#hand-end")
     assert page.get_attribute("#seal-more", "aria-expanded") == "false"
     page.click("#seal-more")
@@ -123,7 +128,12 @@ def test_a_hand_with_a_typed_client_seed_verifies_in_the_browser(
     checks = checks_shown(page)
     assert checks == dict.fromkeys(ALL_CHECKS, True)
     summary = page.inner_text("#verify-summary")
-    assert summary.startswith(f"Every check passed ({len(ALL_CHECKS)})")
+    # One plain sentence first (issue 38); the checks are one tap away.
+    assert summary.startswith("Yes. The cards of hand 1 were fixed before the deal began, and "
+                              "nobody could change them")
+    assert f"({len(ALL_CHECKS)} checks passed)" in summary
+    assert not page.is_visible("#verify-checks")
+    page.click("#verify-more summary")
     assert page.locator("#verify-checks li.fail").count() == 0
     assert page.locator("#verify-checks li", has_text="✓ Passed").count() == len(ALL_CHECKS)
     page.screenshot(path=str(artifacts / "page-verify.png"))
@@ -197,7 +207,9 @@ def test_the_verify_view_names_the_check_a_tampered_report_fails(
         failed = {name for name, ok in checks.items() if not ok}
         if what == "deck":
             assert failed == {"deck"}
-            assert page.inner_text("#verify-summary").startswith("1 of 9 checks failed: Deck.")
+            assert page.inner_text("#verify-summary").startswith(
+                "No: 1 of 9 checks failed: Deck.")
+            assert page.is_visible("#verify-checks")  # a failure opens the checks
             line = page.inner_text('#verify-checks li[data-check="deck"]')
             assert line.startswith("✗ Failed") and "position 50" in line
         else:

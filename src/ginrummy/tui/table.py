@@ -49,7 +49,7 @@ from .render import (
     render_table,
 )
 from .saves import SavedMatch, SaveStore
-from .sealing import offered_client_seed, short_commitment
+from .sealing import offered_client_seed
 from .tutorial import FINAL_TIP, SKIP_WORDS
 
 __all__ = ["TerminalTable", "COACH_SEED"]
@@ -65,8 +65,8 @@ SEED_WORKS = ("'seed TEXT' chooses your client seed between hands, before the de
 UNSEALED = "This match was started before sealed deals: its hands are not sealed"
 
 #: The tutorial's tip before the first deal (the other tips come from :mod:`.tutorial`).
-SEALED_TIP = ("Tip: press Enter to deal. The line above seals the deck before you choose a "
-              "seed, so you can check the deal once the hand is over.")
+SEALED_TIP = ("Tip: press Enter to deal. Each deck is sealed before the deal, so you can check "
+              "it once the hand is over.")
 
 _T = TypeVar("_T")
 TipFn = Callable[[PlayerView, bool], "str | None"]
@@ -409,13 +409,22 @@ class TerminalTable:
         sealer = self.saved.sealer
         if sealer is None:
             return
+        # One plain line; the seeds themselves are one command away ('commitment').
+        self.say(f"Hand {n + 1} was dealt from the deck sealed before it: nobody could change "
+                 "it ('commitment' shows the details).")
+        if not self.match.over:  # at the end the file moves; _finish names its new place
+            self._raw(f"Check the deal: ginrummy verify {self.store.current}")
+
+    def _show_revealed_details(self, n: int) -> None:
+        """Hand ``n``'s revealed seal in full: server seed, commitment, client seed, nonce."""
+        sealer = self.saved.sealer
+        if sealer is None:
+            return
         public = sealer.public(n)
         self.say(f"Hand {n + 1} was sealed: its server seed, revealed now, is "
                  f"{sealer.reveal(n)}.")
         self._raw(f"Commitment {public['commitment']}, client seed \"{public['client_seed']}\", "
                   f"nonce {public['nonce']}.")
-        if not self.match.over:  # at the end the file moves; _finish names its new place
-            self._raw(f"Check the deal: ginrummy verify {self.store.current}")
 
     def _show_commitment(self, n: int) -> None:
         """The whole commitment of hand ``n`` (0-based) with what it covers."""
@@ -423,11 +432,16 @@ class TerminalTable:
         if sealer is None or n < 0:
             self.say(f"{UNSEALED}.")
             return
+        if n == len(self.match.hands) and n > 0 and self.match.hands[n - 1].over:
+            self._show_revealed_details(n - 1)
         public = sealer.public(n)
         dealer = self.match.hands[n].dealer if n < len(self.match.hands) else self.match.next_dealer
         self.say(f"Hand {n + 1}: commitment {public['commitment']} "
                  f"({public['version']}, nonce {public['nonce']}, dealer seat {dealer}: "
                  f"{self.names[dealer]}).")
+        if n == len(self.match.hands):  # not dealt yet: the client seed it will be dealt with
+            seed, how = self._seed_for(n)
+            self._raw(f"Your client seed: {seed} ({how}; 'seed TEXT' deals with your own).")
 
     def _seed_for(self, n: int) -> tuple[str, str]:
         """The client seed hand ``n`` will be dealt with, and where it comes from."""
@@ -445,14 +459,10 @@ class TerminalTable:
         sealer = self.saved.sealer
         if sealer is None or self._shown_seal == n:
             return
-        public = sealer.public(n)
         dealer = self.match.next_dealer
-        self.say(f"Hand {n + 1} is sealed: commitment {short_commitment(public['commitment'])} "
-                 "(type 'commitment' to see all 64 digits).")
-        self.say(f"{with_verb(self.names[dealer], 'deal')}; nonce {public['nonce']}; "
-                 f"{public['version']}.")
-        seed, how = self._seed_for(n)
-        self._raw(f"Your client seed: {seed} ({how}; 'seed TEXT' deals with your own).")
+        # One plain line; the commitment, the nonce and the seed are one command away.
+        self.say(f"Hand {n + 1}: {with_verb(self.names[dealer], 'deal')} from a deck sealed "
+                 "before the deal, so nobody can change it ('commitment' shows the details).")
         self._shown_seal = n
 
     def _seed_not_now(self) -> str:

@@ -140,7 +140,9 @@ export async function readEvents(matchId, lastId, signal, onEvent) {
 export const api = {
   // Tables for two people: take a seat by invite or code, the open tables, resign, rematch.
   rename: (name) => call("POST", "/api/me/name", { name }),
-  join: (invite) => call("POST", `/api/invites/${encodeURIComponent(invite)}`),
+  // A table's terms, read before taking its seat (changes nothing).
+  invite: (invite) => call("GET", `/api/invites/${encodeURIComponent(invite)}`),
+  join: (invite, body = {}) => call("POST", `/api/invites/${encodeURIComponent(invite)}`, body),
   lobby: () => call("GET", "/api/lobby"),
   resign: (id) => call("POST", `/api/matches/${encodeURIComponent(id)}/resign`),
   rematch: (id) => call("POST", `/api/matches/${encodeURIComponent(id)}/rematch`),

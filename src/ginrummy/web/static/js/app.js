@@ -4,13 +4,13 @@
 import { api, ensurePlayer } from "./api.js";
 import { backElement, cardElement, name, symbol } from "./cards.js";
 import { actionState, optionFor, render } from "./render.js";
-import { openHistory, openNewGame, openRules, setupSettings, reducedMotion } from "./panels.js";
+import { confirmEnding, endingText, openHistory, openNewGame, openRules, setupSettings, reducedMotion } from "./panels.js";
 import { clientSeedFor, observe, rememberSeed, renderSealed, showSeedError } from "./sealed.js";
 import { randomClientSeed } from "./verify.js";
 import { setupLearn } from "./learn.js";
 import { setupCoach } from "./coach.js";
 import { chooseKnockMelds } from "./knockmelds.js";
-import { askName, inviteFromUrl, renderPeople, setupPeople } from "./people.js";
+import { askName, askToJoin, inviteFromUrl, renderPeople, setupPeople } from "./people.js";
 
 const $ = (id) => document.getElementById(id);
 const SORT_KEY = "ginrummy.sort";
@@ -81,6 +81,7 @@ function draw(extra = {}) {
   document.body.dataset.match = state.id;
   document.body.dataset.status = state.status;
   document.body.dataset.phase = state.hand ? state.hand.phase : "deal";
+  document.body.dataset.hand = String(state.hand ? state.hand.number : 0);
   if (focusCard) {
     const el = $("hand").querySelector(`[data-card="${focusCard}"]`)
       || $("hand").querySelectorAll(".card")[Math.min(ui.focusIndex, ui.order.length - 1)];
@@ -369,12 +370,25 @@ function setSort(sort) {
   draw();
 }
 
+/** The person's match in progress (the state of it), or null: what starting or joining
+ * another would end, said before it is done. */
+async function currentMatch() {
+  const unfinished = (st) => st && !["over", "abandoned"].includes(st.status);
+  if (state && !hooks.mover && !(state.meta && (state.meta.situation || state.meta.revisit))) {
+    return unfinished(state) ? state : null;
+  }
+  try {
+    const me = await api.me();
+    if (!me.current_match) return null;
+    const st = await api.state(me.current_match);
+    return unfinished(st) ? st : null;
+  } catch { return null; }
+}
+
 async function startNewGame() {
-  const playing = state && !hooks.mover && state.status !== "over" && state.status !== "abandoned";
-  const choice = await openNewGame(options, playing);
+  const choice = await openNewGame(options, await currentMatch());
   if (!choice) { if (!state) showEmpty(); return; }
   if (choice.join) {
-    if (myName === "You") await rename(await askName());
     await joinTable(choice.join);
     return;
   }
@@ -460,18 +474,33 @@ async function startPeople(choice) {
   }
 }
 
-// Take the free seat of a table by its invite or short code.
+// Take the free seat of a table by its invite or short code: its terms first, and the
+// person's yes (which says what of theirs it ends) before anything changes.
 async function joinTable(code) {
+  let answer;
+  try {
+    answer = await askToJoin(code, await currentMatch());
+  } catch (err) {
+    setBusy(false);
+    showReason(err.message);
+    if (state) draw(); else showEmpty();
+    return false;
+  }
+  if (!answer) { setBusy(false); if (state) draw(); else showEmpty(); return false; }
+  if (answer.mine) {
+    try { lent.show(await api.state(answer.mine)); return true; } catch (err) { showReason(err.message); return false; }
+  }
+  // Whoever takes a seat at a table for two is named there: asked once, after their yes.
+  if (myName === "You") await rename(await askName());
   setBusy(true);
   $("notice").hidden = true;
   try {
-    const joined = await api.join(code);
+    const joined = await api.join(code, answer);
     state = null;
     refusedSeed = null;
     await load(joined);
     afterMove(false, false);
-    const deal = $("btn-deal");
-    if (!deal.hidden) deal.focus();
+    focusHand();
     return true;
   } catch (err) {
     setBusy(false);
@@ -484,7 +513,13 @@ async function joinTable(code) {
 // What learn.js may do with the table.
 const lent = {
   hooks,
-  startMatch: (choice) => { hooks.mover = null; return startMatch(choice); },
+  // The guided round starts a match of its own: it asks first when one is in progress.
+  async startMatch(choice, title = "Start the guided round?") {
+    const ending = endingText(await currentMatch(), "Starting it");
+    if (ending && !(await confirmEnding(title, ending, "End my match and start"))) return null;
+    hooks.mover = null;
+    return startMatch({ ...choice, forfeit_current: Boolean(ending) });
+  },
   draw: () => draw(),
   announce: (text) => announce(text),
   show(next) {
@@ -596,19 +631,18 @@ async function boot() {
   setupPeople({
     current: () => state,
     refresh: () => refreshLive(),
+    deal: () => nextHand(),
     announce: (text) => announce(text),
     show: (next) => lent.show(next),
     open: async (id) => { try { lent.show(await api.state(id)); } catch (err) { showReason(err.message); } },
   });
   const invite = inviteFromUrl();
   try {
-    const me = await ensurePlayer(invite ? askName : null);
+    const me = await ensurePlayer();
     myName = me.name;
     $("opt-name").value = me.name === "You" ? "" : me.name;
     options = await api.options();
     if (invite) {
-      // Whoever takes a seat at a table for two is named there: asked once, if not yet.
-      if (myName === "You") await rename(await askName());
       // The address is the invite: take the seat once, then the address is the table's own.
       history.replaceState(null, "", "/");
       setBusy(false);

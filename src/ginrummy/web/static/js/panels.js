@@ -3,18 +3,45 @@
 
 import { api } from "./api.js";
 import { whenClosed } from "./dialogs.js";
-import { sheetTable } from "./render.js";
+import { opponentName, sheetTable } from "./render.js";
 import { randomClientSeed } from "./verify.js";
 
 const $ = (id) => document.getElementById(id);
 const SETTINGS_KEY = "ginrummy.settings";
 
 const LEVEL_TEXT = {
-  easy: "Easy: plays simply, good for learning",
-  medium: "Medium: a sound, steady player",
-  hard: "Hard: tracks the discards and plays the odds",
-  expert: "Expert: the strongest player here",
+  easy: ["Easy", "Plays simply: good for learning."],
+  medium: ["Medium", "A sound, steady player."],
+  hard: ["Hard", "Tracks the discards and plays the odds."],
+  expert: ["Expert", "The strongest player here."],
 };
+
+/** What ending the unfinished match `state` means, in one sentence (null: nothing ends). */
+export function endingText(state, doing) {
+  if (!state || ["over", "abandoned"].includes(state.status)) return null;
+  if (state.opponent === "person") {
+    if (state.status === "waiting") return `${doing} closes your table, which is waiting for someone to join.`;
+    const other = state.people && state.people.names[1 - state.seat];
+    return `${doing} ends your match against ${other || "the other person"} as a forfeit: ${other || "they"} wins, and it counts as a loss for you.`;
+  }
+  const totals = state.score && state.score.totals ? ` (${state.score.totals[0]} to ${state.score.totals[1]})` : "";
+  return `${doing} ends your match against the computer${totals}: it counts as a loss.`;
+}
+
+/** Ask before something ends the match in progress: resolves true for the person's yes. */
+export function confirmEnding(title, text, yes) {
+  const dialog = $("dlg-confirm");
+  $("confirm-title").textContent = title;
+  $("confirm-text").textContent = text;
+  $("confirm-yes").textContent = yes;
+  let said = false;
+  dialog.querySelector("form").onsubmit = (ev) => { ev.preventDefault(); said = true; dialog.close(); };
+  $("confirm-no").onclick = () => dialog.close();
+  const answer = whenClosed(dialog, () => said);
+  dialog.showModal();
+  $("confirm-no").focus();
+  return answer;
+}
 
 function closeButtons(dialog) {
   for (const b of dialog.querySelectorAll("button.close")) {
@@ -22,8 +49,9 @@ function closeButtons(dialog) {
   }
 }
 
-/** Resolves with the chosen options, or null when cancelled. */
-export function openNewGame(options, inProgress) {
+/** Resolves with the chosen options, or null when cancelled. `current`: the match in
+ * progress (its end is said before Start, and Start says it), or null. */
+export function openNewGame(options, current) {
   const dialog = $("dlg-new");
   const form = $("new-form");
   const profiles = $("profiles");
@@ -46,8 +74,9 @@ export function openNewGame(options, inProgress) {
       input.name = "level";
       input.value = l;
       input.checked = l === options.default_level;
-      const text = l === "agent" ? `Agent (${options.agent}): a trained policy` : LEVEL_TEXT[l] || l;
-      label.append(input, ` ${text}`);
+      const span = document.createElement("span");
+      span.textContent = l === "agent" ? `Agent (${options.agent})` : (LEVEL_TEXT[l] || [l])[0];
+      label.append(input, span);
       levels.append(label);
     });
   }
@@ -62,13 +91,18 @@ export function openNewGame(options, inProgress) {
       return line;
     });
     $("bonus-list").replaceChildren(...lines.map((t) => Object.assign(document.createElement("li"), { textContent: t })));
+    const level = form.elements.level.value;
+    $("level-text").textContent = level === "agent"
+      ? `A trained policy (${options.agent}).` : (LEVEL_TEXT[level] || ["", ""])[1];
   };
+  const ending = endingText(current, "Starting a new game");
   const person = () => form.elements.opponent.value === "person";
   const kind = () => {
-    levels.hidden = person();
+    $("levels-box").hidden = person();
     $("person-options").hidden = !person();
     $("new-seal").hidden = person();
-    $("new-start").textContent = person() ? "Create the table" : "Start";
+    const start = person() ? "Create the table" : "Start";
+    $("new-start").textContent = ending ? `End my match and ${start.toLowerCase()}` : start;
   };
   form.oninput = () => { update(); kind(); };
   update();
@@ -76,7 +110,8 @@ export function openNewGame(options, inProgress) {
   fillLobby();
   // The list is fetched again whenever the join box is opened: tables come and go.
   $("join-box").ontoggle = () => { if ($("join-box").open) fillLobby(); };
-  $("new-warning").hidden = !inProgress;
+  $("new-warning").hidden = !ending;
+  $("new-warning").textContent = ending || "";
   $("new-cancel").hidden = false;
   // The first hand's client seed, drawn here in the browser (a new one each time).
   $("new-seed").value = randomClientSeed();
@@ -92,11 +127,13 @@ export function openNewGame(options, inProgress) {
       name: $("opt-name").value.trim(),
       clock: $("opt-clock").value ? Number($("opt-clock").value) : null,
       open: $("opt-open").checked,
+      forfeit_current: Boolean(ending),
     } : {
       profile: form.elements.profile.value,
       level: form.elements.level.value,
       hollywood: $("opt-hollywood").checked,
       last_discard_chance: $("opt-ldc").checked,
+      forfeit_current: Boolean(ending),
       clientSeed: $("new-seed").value,
     };
     dialog.close();
@@ -118,7 +155,7 @@ export function openNewGame(options, inProgress) {
   dialog.showModal();
   // Focus on Start (Enter starts), with the window read from its title down.
   $("new-start").focus({ preventScroll: true });
-  dialog.scrollTop = 0;
+  dialog.querySelector(".dlg-scroll").scrollTop = 0;
   return answer;
 }
 
@@ -299,7 +336,7 @@ export async function openHistory() {
         const h = document.createElement("h3");
         h.textContent = `Score sheet: ${st.rules.describe}, ${res} ${m.totals[0]}–${m.totals[1]}`;
         h.tabIndex = -1;
-        $("match-sheet").replaceChildren(h, sheetTable(st.score, "Score sheet"));
+        $("match-sheet").replaceChildren(h, sheetTable(st.score, "Score sheet", opponentName(st)));
         h.focus();
       };
       tr.insertCell().append(btn);

@@ -4,6 +4,10 @@
 // seed" between hands. app.js draws the table as for the computer and calls renderPeople after.
 
 import { api, readEvents } from "./api.js";
+import { whenClosed } from "./dialogs.js";
+import { endingText } from "./panels.js";
+import { observe, rememberSeed } from "./sealed.js";
+import { randomClientSeed } from "./verify.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -13,6 +17,12 @@ let presence = null;     // the newest presence data of the watched match
 let clock = null;        // {key, at, left, seats, limit}: the clock as last received
 let ticker = null;
 let openedRematch = null;
+// The client seed this page is about to send by itself: {key, due (ms), timer}.
+let autoSeed = null;
+
+/** Seconds a finished hand's result stays on the table before this page sends its seed for
+ * the next deal by itself (Next hand sends it at once). No clock runs meanwhile. */
+export const NEXT_HAND_SECONDS = 10;
 
 export const isPeople = (state) => Boolean(state && state.opponent === "person");
 
@@ -196,11 +206,13 @@ function drawSeeds(state) {
   const between = state.status === "between_hands" && p.names[1 - state.seat];
   const mineIn = Boolean(between && p.seeds_in[state.seat]);
   const theirsIn = Boolean(between && p.seeds_in[1 - state.seat]);
-  wait.hidden = !between;
-  wait.textContent = !between ? ""
-    : mineIn ? `Your seed is in: waiting for ${otherName(state)}'s seed.`
-      : theirsIn ? `${otherName(state)}'s seed is in: deal when you are ready.`
-        : `Each of you sends a seed; the hand is dealt when both are in.`;
+  const soon = autoSeed && autoSeed.key === seedKey(state)
+    ? Math.max(0, Math.ceil((autoSeed.due - Date.now()) / 1000)) : null;
+  wait.hidden = !between || !state.hand;
+  wait.textContent = wait.hidden ? ""
+    : mineIn ? `Dealing as soon as ${otherName(state)} is ready…`
+      : soon !== null ? `Next hand in ${soon} s${theirsIn ? ` (${otherName(state)} is ready)` : ""}: press Next hand to deal now.`
+        : "Dealing the next hand…";
   wait.dataset.waiting = String(mineIn);
   // A seed once sent cannot change: the field shows it, and the deal buttons step aside.
   const input = $("client-seed");
@@ -209,13 +221,56 @@ function drawSeeds(state) {
   $("btn-next").hidden = mineIn;
 }
 
+function seedKey(state) {
+  const next = state.meta && state.meta.sealed && state.meta.sealed.next;
+  return next ? `${state.id}/${next.hand}` : null;
+}
+
+function cancelAutoSeed() {
+  if (autoSeed) window.clearTimeout(autoSeed.timer);
+  autoSeed = null;
+}
+
+/** Send this page's client seed for the hand waiting to be dealt: at once before the first
+ * hand (nothing to read yet), after NEXT_HAND_SECONDS once a hand is over (the person reads
+ * its result; Next hand sends it sooner). No person ever has to press Deal. */
+function scheduleSeed(state) {
+  const p = state.people;
+  const key = seedKey(state);
+  const owed = key && ["waiting", "between_hands"].includes(state.status) && !p.seeds_in[state.seat];
+  if (!owed) { cancelAutoSeed(); return; }
+  if (autoSeed && autoSeed.key === key) return;
+  cancelAutoSeed();
+  const delay = state.hand ? NEXT_HAND_SECONDS * 1000 : 0;
+  const mine = { key, due: Date.now() + delay, timer: 0 };
+  mine.timer = window.setTimeout(() => {
+    if (autoSeed !== mine) return;
+    const st = table.current();
+    if (!st || seedKey(st) !== key) return;
+    if (st.hand) table.deal(); else sendFirstSeed(st, mine);
+  }, delay);
+  autoSeed = mine;
+}
+
+async function sendFirstSeed(state, mine) {
+  const next = state.meta.sealed.next;
+  const seed = randomClientSeed();
+  rememberSeed(state.id, next.hand, seed);
+  try {
+    table.show(await api.nextHand(state.id, state.version, seed));
+  } catch (err) {
+    if (autoSeed === mine) autoSeed = null;  // tried again on the next drawing
+    if (err.status !== 409) $("people-status").textContent = err.message;
+  }
+}
+
 // The server's sentences name the other seat "Computer" (its Who fields are from your side):
 // at a table for two the page says the other person's name instead.
-const NAMED = ["prompt", "last-move", "end-title", "end-text", "end-match", "totals", "log", "reason"];
+const NAMED = ["prompt", "last-move", "end-title", "end-text", "end-match", "totals", "log", "reason", "sheet"];
 
 function nameTheOther(state) {
   const name = otherName(state);
-  const swap = (text) => text.replace(/\b[Tt]he computer\b|\bComputer\b/g, name);
+  const swap = (text) => text.replace(/\b[Tt]he computer\b|\b[Cc]omputer\b/g, name);
   for (const id of NAMED) {
     const root = $(id);
     if (!root) continue;
@@ -238,7 +293,13 @@ export function renderPeople(state) {
     $(id).title = playing(state) ? "The learning tools wait until the match against a person is over." : "";
   }
   watch(state);
-  if (!people) { clock = null; $("btn-deal").hidden = false; $("btn-next").hidden = false; return; }
+  if (!people) {
+    clock = null;
+    cancelAutoSeed();
+    $("btn-deal").hidden = false;
+    $("btn-next").hidden = false;
+    return;
+  }
   const p = state.people;
   const waiting = state.status === "waiting";
   $("invite-box").hidden = !waiting;
@@ -257,8 +318,9 @@ export function renderPeople(state) {
     clock = p.clock && p.clock.seats ? { key, at: performance.now(), left: p.clock.seconds_left || 0, seats: p.clock.seats } : null;
   }
   drawClock();
+  scheduleSeed(state);
   drawSeeds(state);
-  const ended = endedText(state);
+  const ended = [endedText(state), p.unrated_why || ""].filter(Boolean).join(" ");
   $("people-ended").hidden = !ended;
   $("people-ended").textContent = ended;
   $("btn-resign").hidden = !playing(state) || waiting;
@@ -272,6 +334,55 @@ export function renderPeople(state) {
     openedRematch = p.rematch;
     table.open(p.rematch);
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Taking a seat: the table's terms first, and the person's yes before anything of theirs ends.
+
+const CLOCKS = { 30: "30 seconds a move", 60: "60 seconds a move", 120: "2 minutes a move" };
+
+/** Read the table of `code` and ask whether to take its seat. Resolves with the join's body
+ * ({client_seed, forfeit_current}) for a yes, {mine: match id} when the person sits there
+ * already, or null; throws the server's error (an unknown invite). `current`: the person's
+ * match in progress, whose end the window says before the button does. */
+export async function askToJoin(code, current) {
+  const terms = await api.invite(code);
+  if (terms.seat !== "free") return { mine: terms.match_id };
+  // The first hand's commitment is shown before this page chooses its seed: kept as seen.
+  observe({ id: terms.match_id, meta: { sealed: terms.sealed }, hand: null });
+  const dialog = $("dlg-join");
+  const rules = terms.rules;
+  const extras = [rules.hollywood ? "Hollywood" : "", rules.last_discard_chance ? "last-discard chance" : ""]
+    .filter(Boolean).join(", ");
+  const rows = [
+    ["Opponent", terms.creator],
+    ["Rules", `${rules.title}${extras ? ` (${extras})` : ""}`],
+    ["Clock", terms.clock ? CLOCKS[terms.clock] || `${terms.clock} s a move` : "none: take your time"],
+  ];
+  $("join-title").textContent = `Join ${terms.creator}'s table?`;
+  $("join-terms").replaceChildren(...rows.flatMap(([label, value]) => [
+    Object.assign(document.createElement("dt"), { textContent: label }),
+    Object.assign(document.createElement("dd"), { textContent: value }),
+  ]));
+  const ending = terms.current
+    ? endingText(current, "Joining") || `Joining ends your match in progress. ${terms.current.ends}` : null;
+  $("join-warning").hidden = !ending;
+  $("join-warning").textContent = ending || "";
+  $("join-yes").textContent = ending ? "End my match and join" : "Join";
+  $("join-error").textContent = "";
+  let said = false;
+  $("join-form").onsubmit = (ev) => { ev.preventDefault(); said = true; dialog.close(); };
+  $("join-no").onclick = () => dialog.close();
+  const seed = randomClientSeed();
+  const hand = terms.sealed && terms.sealed.next ? terms.sealed.next.hand : 1;
+  const answer = whenClosed(dialog, () => {
+    if (!said) return null;
+    rememberSeed(terms.match_id, hand, seed);
+    return { client_seed: seed, forfeit_current: Boolean(terms.current) };
+  });
+  dialog.showModal();
+  $("join-title").focus();
+  return answer;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -324,6 +435,7 @@ export function setupPeople(lent) {
   $("btn-rematch").addEventListener("click", rematch);
   ticker = window.setInterval(() => {
     drawClock();
+    if (autoSeed && table.current()) drawSeeds(table.current());
     const state = table.current();
     if (isPeople(state) && !$("people-bar").hidden) drawPresence(state);
   }, 1000);

@@ -161,7 +161,13 @@ function renderActions(state, ui, busy) {
   }
 }
 
-export function sheetTable(score, caption) {
+/** A name short enough for a score sheet's column head ("Comp." for the computer). */
+export function columnName(name) {
+  if (name === "Computer") return "Comp.";
+  return name.length > 8 ? `${name.slice(0, 7)}…` : name;
+}
+
+export function sheetTable(score, caption, other = "Computer") {
   const table = document.createElement("table");
   table.className = "sheet";
   const cap = document.createElement("caption");
@@ -177,7 +183,11 @@ export function sheetTable(score, caption) {
   }
   const head = thead.insertRow();
   head.append(th("Hand"), th("Result"));
-  score.games.forEach(() => head.append(th("You"), th("Comp.")));
+  score.games.forEach(() => {
+    const them = th(columnName(other));
+    if (them.textContent !== other) them.title = other;
+    head.append(th("You"), them);
+  });
   const body = table.createTBody();
   for (const row of score.rows) {
     const tr = body.insertRow();
@@ -272,7 +282,7 @@ function renderScore(state) {
       : state.opponent === "person" ? `${opponentName(state)} dealt` : "the computer dealt"}`
     : "no hand dealt yet";
   $("rules-line").textContent = `Rules: ${state.rules.describe} · ${where}`;
-  $("sheet").replaceChildren(score.rows.length ? sheetTable(score, "Score sheet of this match")
+  $("sheet").replaceChildren(score.rows.length ? sheetTable(score, "Score sheet of this match", opponentName(state))
     : Object.assign(document.createElement("p"), { className: "muted small", textContent: "No hand finished yet." }));
   markOverflow($("sheet"), $("sheet-cue"));
 }
@@ -381,14 +391,22 @@ function renderHandEnd(state) {
   }
 }
 
-/** The table before the first deal: no cards anywhere, only the score panel. */
+/** The table before the first deal (or a match that ended before one): no cards anywhere,
+ * no stock and no pile, only the score panel. */
 function renderNoHand(state, ui, busy) {
+  const free = state.opponent === "person" && state.people && !state.people.names[1 - state.seat];
+  $("opp-title").textContent = free ? "Waiting for someone to join" : opponentName(state);
   $("opp-count").textContent = "";
   $("opp-level").textContent = "";
   $("opp-backs").replaceChildren();
   $("opp-took").replaceChildren();
   $("opp-took-label").textContent = "";
   $("discard-pile").replaceChildren();
+  $("discard-pile").setAttribute("aria-label", "Discard pile, empty.");
+  $("pile-count").textContent = "";
+  $("stock").querySelector(".card").hidden = true;
+  $("stock").setAttribute("aria-label", "Stock: no hand dealt.");
+  $("stock-count").textContent = "";
   $("hand").replaceChildren();
   ui.order = [];
   $("deadwood").textContent = "";
@@ -400,7 +418,9 @@ function renderNoHand(state, ui, busy) {
   renderActions(state, ui, busy);
   renderScore(state);
   $("prompt").textContent = state.status === "abandoned"
-    ? "This match was abandoned. Start a new game." : "Deal the first hand.";
+    ? "This match was abandoned. Start a new game."
+    : state.status === "over" ? "The match is over."
+      : state.opponent === "person" ? "Dealing the first hand…" : "Deal the first hand.";
 }
 
 /** Draw everything. `anim` holds the piles and counts while the computer's moves play out. */

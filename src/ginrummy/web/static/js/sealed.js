@@ -116,7 +116,7 @@ function buildSeedBox(key, upcoming, yourSeat, seed = null) {
     showSeedError("");
   });
   const box = el("section", { className: "seal-next", id: "seal-next" },
-    el("h3", { id: "seal-next-title", textContent: `Hand ${upcoming.hand} is sealed` }),
+    el("h3", { id: "seal-next-title", textContent: `Hand ${upcoming.hand}: your part of the shuffle` }),
     el("p", { className: "small", textContent: "Before shuffling, the server has committed to its secret seed with this hash. " +
       "The deck will come from its seed and yours together; its seed is shown when the hand is over, so you can check the deal." }),
     facts([
@@ -204,7 +204,7 @@ async function downloadRecord(state) {
 }
 
 // The hand's check, run once in this browser when the hand is over: its verdict is the quiet
-// line "Sealed deal ✓ — verify" (the details and every check are a click away).
+// line "Fair deal ✓ — verify" (the details and every check are a click away).
 const verdicts = new Map(); // key -> {checks, failed, notes, data} or "running"
 
 function verdictKey(state) {
@@ -217,13 +217,13 @@ function showVerdict(state) {
   if (!out) return;
   const v = verdicts.get(verdictKey(state));
   if (!v || v === "running") {
-    out.textContent = "Sealed deal: checking…";
+    out.textContent = "Fair deal: checking…";
     out.dataset.ok = "";
   } else if (!v.failed.length) {
-    out.textContent = "Sealed deal ✓";
+    out.textContent = "Fair deal ✓";
     out.dataset.ok = "true";
   } else {
-    out.textContent = `Sealed deal ✗ ${v.failed.length} of ${v.checks.length} checks failed`;
+    out.textContent = `Fair deal ✗ ${v.failed.length} of ${v.checks.length} checks failed`;
     out.dataset.ok = "false";
   }
 }
@@ -274,7 +274,9 @@ export function renderSealed(state, onDeal, firstSeed = null) {
   const hand = state.hand;
   const waiting = state.status === "between_hands" && sealed && sealed.next;
   const panel = $("deal-panel");
-  const first = !hand && Boolean(waiting);
+  // A first deal waits for a press only when a seed typed in the New game window was refused;
+  // at a table for two each page sends its seed by itself (people.js).
+  const first = !hand && Boolean(waiting) && state.opponent !== "person";
   panel.hidden = !first;
   if (first) $("middle").hidden = true;
   $("btn-deal").onclick = onDeal;
@@ -315,9 +317,15 @@ export function renderSealed(state, onDeal, firstSeed = null) {
       el("p", { className: "small", textContent: `Hand ${hand.number} was cut short by the end of the match; its deal is revealed.` }),
       ...revealedParts(state, true, null));
   } else if (sealed && hand && sealed.hand && !hand.result) {
+    // One plain sentence; the commitment and the seed are one tap away.
     const yours = sealed.hand.client_seeds ? sealed.hand.client_seeds[sealed.your_seat] : sealed.hand.client_seed;
-    line.textContent = `Sealed deal: commitment ${short(sealed.hand.commitment)}, your seed “${yours}”.`;
-    line.title = sealed.hand.commitment;
+    const more = el("details", { className: "seal-line-more", id: "seal-line-more" },
+      el("summary", { textContent: "details" }),
+      el("span", { textContent: `Sealed deal: commitment ${short(sealed.hand.commitment)}, your seed “${yours}”.` }));
+    const wasOpen = $("seal-line-more") ? $("seal-line-more").open : false;
+    more.open = wasOpen;
+    more.title = sealed.hand.commitment;
+    line.replaceChildren(el("span", { textContent: "Fair deal: these cards were fixed before the deal, and nobody can change them. " }), more);
   } else {
     line.textContent = "";
   }
@@ -456,9 +464,11 @@ export async function openVerify(state) {
     return li;
   }));
   const number = state.hand.number;
+  // One plain sentence first; the checks themselves are one tap away (opened by a failure).
   summary.textContent = failed.length === 0
-    ? `Every check passed (${checks.length}): hand ${number} was dealt from the deck sealed before your seed was chosen.`
-    : `${failed.length} of ${checks.length} checks failed: ${failed.map((c) => LABELS[c.check] || c.check).join(", ")}. Hand ${number} was not dealt as sealed.`;
+    ? `Yes. The cards of hand ${number} were fixed before the deal began, and nobody could change them: your browser checked it itself (${checks.length} checks passed).`
+    : `No: ${failed.length} of ${checks.length} checks failed: ${failed.map((c) => LABELS[c.check] || c.check).join(", ")}. Hand ${number} was not dealt as sealed.`;
+  $("verify-more").open = failed.length > 0;
   if (notes.length) summary.append(...notes.map((n) => el("span", { className: "note", textContent: ` ${n}` })));
   $("verify-data").replaceChildren(...facts([
     ["Algorithm", data.version || VERSION],
