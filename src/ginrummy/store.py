@@ -539,7 +539,7 @@ class _PeopleStore:
                           .order_by(_Player.id).with_for_update())
             ended = _leave(s, player_id, now, consent=consent)
             if seat1 is not None:
-                ended += _leave(s, seat1, now)
+                ended += _leave(s, seat1, now, consent=consent)
             stamp = _now()
             hands = match.pop("hands", ())
             seals = match.pop("seals", None)

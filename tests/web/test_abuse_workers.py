@@ -1,7 +1,8 @@
 """Abuse of tables for two people against ``ginrummy serve --workers 2``, on SQLite and on
 PostgreSQL (issue 37): a farm of create/join/resign cycles moves no rating and repeated rated
 matches between one pair stop counting (item 3); simultaneous rematch presses, one to each
-worker, make one rematch that both people see (item 9); a deceptive name is refused by both
+worker, make one rematch that both people see, and two client seeds at once are both kept
+(item 9); a deceptive name is refused by both
 workers (item 7).
 
 Each person's requests are held to one worker (``Pinned`` of test_people_workers.py; the two
@@ -222,6 +223,41 @@ def test_simultaneous_rematch_presses_on_two_workers_make_one_rematch(
             mid = new
     finally:
         engine.dispose()
+    assert not failures, f"{len(failures)} of {TRIALS} trials failed, first: {failures[:3]}"
+
+
+def test_two_seeds_sent_at_once_to_two_workers_are_both_kept(
+    server: Server, pair: tuple[Seat, Seat]
+) -> None:
+    """Item 9: two client seeds sent at once, each on the version both pages read, gave one
+    409 every time; both must be kept and the hand dealt once, from both."""
+    failures: list[str] = []
+    for trial in range(TRIALS):
+        mid = _table(pair)
+        version = pair[0].get(f"/api/matches/{mid}")["version"]
+        start = threading.Barrier(2)
+        answers: dict[int, httpx.Response] = {}
+
+        def send(seat: int, start: threading.Barrier = start, mid: str = mid,
+                 answers: dict[int, httpx.Response] = answers, trial: int = trial) -> None:
+            pair[seat].send("GET", "/api/health")  # the connection checked first
+            start.wait()
+            answers[seat] = pair[seat].send("POST", f"/api/matches/{mid}/next-hand", {
+                "client_seed": f"seat {seat}, trial {trial}", "version": version})
+
+        threads = [threading.Thread(target=send, args=(s,)) for s in (0, 1)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        codes = [answers[s].status_code for s in (0, 1)]
+        dealt = pair[0].get(f"/api/matches/{mid}")
+        seeds = (dealt["meta"]["sealed"]["hand"] or {}).get("client_seeds") \
+            if dealt["hand"] else None
+        if codes != [200, 200] or seeds != [f"seat {s}, trial {trial}" for s in (0, 1)]:
+            failures.append(f"trial {trial}: {codes} {answers[0].text[:60]!r} "
+                            f"{answers[1].text[:60]!r}, seeds {seeds}")
+        pair[trial % 2].post(f"/api/matches/{mid}/resign")
     assert not failures, f"{len(failures)} of {TRIALS} trials failed, first: {failures[:3]}"
 
 

@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 from pypdf import PdfReader
 
 from ginrummy.cards import CardSet
+from ginrummy.cheatsheet import cheat_sheet
 from ginrummy.lessons import answer, load_situations
 from ginrummy.rules import PROFILE_NAMES, get_rules
 
@@ -305,7 +306,10 @@ def test_the_cheat_sheet_prints_on_one_page_with_the_profile_s_numbers(
             assert pages == 1, (profile, size)
         if profile == "oklahoma":
             (artifacts / "cheat-sheet-oklahoma.pdf").write_bytes(page.pdf(format="A4"))
-        assert "Gin rummy cheat sheet: " in text and f"— {profile}" in text
+        # The title names the rules once, in plain words (issue 38: it said "Traditional —
+        # traditional"), as the terminal's sheet does.
+        title = cheat_sheet(r).title
+        assert title in text and f"— {profile}" not in text
         assert f"deadwood + {r.gin_bonus}; a gin is never undercut" in text
         assert f"the difference + {r.undercut_bonus}" in text
         assert f"reaches {r.target} ends the game" in text

@@ -445,6 +445,24 @@ def test_a_person_gone_past_the_grace_period_forfeits(tmp_path: Any) -> None:
         assert out["people"]["winner"] == 0
 
 
+def test_a_rematch_never_ends_another_match(client: TestClient, store: Store) -> None:
+    """Issue 37 item 1: accepting a rematch abandoned whatever match the other person had
+    started since, unasked. Now the rematch waits, saying why, and changes nothing."""
+    t = People.start(client)
+    t.deal({0: "a", 1: "b"})
+    assert t.post(1, "resign", None).status_code == 200
+    assert t.post(0, "rematch", None).status_code == 200
+    playing = client.post("/api/matches", json={"level": "random"}, headers=t.auth[0]).json()
+    before = store.load_match(playing["id"])
+    r = t.post(1, "rematch", None)
+    assert r.status_code == 409 and "another match" in r.json()["detail"]
+    assert store.load_match(playing["id"]) == before
+    assert t.state(1)["people"]["rematch"] is None
+    # Once that match is over, the rematch starts.
+    client.post(f"/api/matches/{playing['id']}/resign", headers=t.auth[0])
+    assert t.post(1, "rematch", None).json()["people"]["rematch"]
+
+
 def test_resign_then_rematch_swaps_the_first_deal_and_no_hand_finished_is_not_rated(
     client: TestClient,
 ) -> None:

@@ -363,6 +363,8 @@ class RulesOut(BaseModel):
     profile: str
     title: str
     describe: str
+    name: str = Field(description="the rules in plain words: the profile's name and every "
+                      "change to it (the cheat sheet's title)")
     hollywood: bool
     last_discard_chance: bool
     big_gin: bool

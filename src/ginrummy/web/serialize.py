@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from ..cards import CARD_TEXT, Card, cards_of_mask
-from ..cheatsheet import cheat_sheet
+from ..cheatsheet import cheat_sheet, rules_name
 from ..explain import explain_result
 from ..match import Match
 from ..melds import all_arrangements, best_arrangement, discard_deadwoods, layoff_lines
@@ -68,6 +68,7 @@ def rules_out(rules: RuleSet) -> RulesOut:
         profile=rules.profile,
         title=PROFILE_TITLES.get(rules.profile, rules.profile),
         describe=rules.describe(),
+        name=rules_name(rules),
         hollywood=rules.hollywood,
         last_discard_chance=rules.last_discard_chance,
         big_gin=rules.big_gin,

@@ -67,6 +67,7 @@ from ..store import (
     SavedMatch,
     SeatedMatch,
     Store,
+    UnfinishedMatchError,
 )
 from ..table import Computer, OnlinePerson, Person, Seat, Table, TurnError
 from ..view import PublicEvent
@@ -123,6 +124,10 @@ COACH_OFF = (
 #: How often a client seed is judged again when the table changed under it (the other
 #: person's seed stored meanwhile, by another worker): then it always succeeds.
 SEED_TRIES = 3
+
+#: Why a rematch waits: one of the two is playing another match (it would end it unasked).
+REMATCH_BUSY = ("One of you is playing another match now; the rematch can start once that "
+                "match is over.")
 
 #: Why an invite cannot be used: unknown, used by someone else or closed, all said alike.
 NO_INVITE = "No such invite: check the link or the code."
@@ -451,6 +456,9 @@ class TableService:
                             match_id, seated.info.version, rematch_offer=seated.seat)
                     else:
                         version = self._start_rematch(seated)
+                except UnfinishedMatchError:
+                    # A rematch never ends another match: nobody said yes to that.
+                    raise Conflict(REMATCH_BUSY) from None
                 except ConflictError:
                     # The other person's press (this lock holds only within this process)
                     # changed the match first: judge the press again on what it is now.
@@ -599,7 +607,7 @@ class TableService:
         self._new_people_match(
             creator, old.rules, False, people.clock, seat1=people.seats[1],
             first_dealer=1 - old.first_dealer, rematch_of=seated.info.id,
-            rematch_version=seated.info.version, addresses=people.addresses)
+            rematch_version=seated.info.version, addresses=people.addresses, consent=False)
         info = self.store.get_match(people.seats[0], seated.info.id)
         assert info is not None
         return info.version

@@ -184,9 +184,7 @@ async function fillLobby() {
 
 /** Fill the rules panel with one rule set's cheat sheet (the same sheet as `ginrummy rules`). */
 export function renderRulesSheet(rules) {
-  const extras = [rules.hollywood ? "Hollywood" : "", rules.last_discard_chance ? "last-discard chance" : ""]
-    .filter(Boolean).join(", ");
-  $("rules-profile").textContent = `Gin rummy cheat sheet: ${rules.title} — ${rules.describe}${extras ? `, ${extras}` : ""}`;
+  $("rules-profile").textContent = `Gin rummy cheat sheet: ${rules.name}`;
   const parts = [];
   for (const section of rules.sheet) {
     const box = document.createElement("section");
@@ -213,7 +211,7 @@ export function renderRulesSheet(rules) {
 function fillRulesChooser(state, options, shown) {
   const select = $("rules-choose");
   const choices = [];
-  if (state) choices.push({ key: "table", label: `This table (${state.rules.describe})`, rules: state.rules });
+  if (state) choices.push({ key: "table", label: `This table (${state.rules.name})`, rules: state.rules });
   for (const p of (options ? options.profiles : [])) choices.push({ key: p.profile, label: p.title, rules: p });
   select.replaceChildren(...choices.map((c) => Object.assign(document.createElement("option"), {
     value: c.key, textContent: c.label,
@@ -334,7 +332,7 @@ export async function openHistory() {
       btn.onclick = async () => {
         const st = await api.state(m.id);
         const h = document.createElement("h3");
-        h.textContent = `Score sheet: ${st.rules.describe}, ${res} ${m.totals[0]}–${m.totals[1]}`;
+        h.textContent = `Score sheet: ${st.rules.name}, ${res} ${m.totals[0]}–${m.totals[1]}`;
         h.tabIndex = -1;
         $("match-sheet").replaceChildren(h, sheetTable(st.score, "Score sheet", opponentName(st)));
         h.focus();

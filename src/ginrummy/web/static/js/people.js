@@ -351,12 +351,9 @@ export async function askToJoin(code, current) {
   // The first hand's commitment is shown before this page chooses its seed: kept as seen.
   observe({ id: terms.match_id, meta: { sealed: terms.sealed }, hand: null });
   const dialog = $("dlg-join");
-  const rules = terms.rules;
-  const extras = [rules.hollywood ? "Hollywood" : "", rules.last_discard_chance ? "last-discard chance" : ""]
-    .filter(Boolean).join(", ");
   const rows = [
     ["Opponent", terms.creator],
-    ["Rules", `${rules.title}${extras ? ` (${extras})` : ""}`],
+    ["Rules", terms.rules.name],
     ["Clock", terms.clock ? CLOCKS[terms.clock] || `${terms.clock} s a move` : "none: take your time"],
   ];
   $("join-title").textContent = `Join ${terms.creator}'s table?`;

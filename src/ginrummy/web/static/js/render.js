@@ -281,7 +281,7 @@ function renderScore(state) {
     ? `hand ${state.hand.number}, ${state.hand.dealer === "you" ? "you dealt"
       : state.opponent === "person" ? `${opponentName(state)} dealt` : "the computer dealt"}`
     : "no hand dealt yet";
-  $("rules-line").textContent = `Rules: ${state.rules.describe} · ${where}`;
+  $("rules-line").textContent = `Rules: ${state.rules.name} · ${where}`;
   $("sheet").replaceChildren(score.rows.length ? sheetTable(score, "Score sheet of this match", opponentName(state))
     : Object.assign(document.createElement("p"), { className: "muted small", textContent: "No hand finished yet." }));
   markOverflow($("sheet"), $("sheet-cue"));
