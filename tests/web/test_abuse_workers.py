@@ -239,7 +239,8 @@ def test_two_seeds_sent_at_once_to_two_workers_are_both_kept(
         answers: dict[int, httpx.Response] = {}
 
         def send(seat: int, start: threading.Barrier = start, mid: str = mid,
-                 answers: dict[int, httpx.Response] = answers, trial: int = trial) -> None:
+                 answers: dict[int, httpx.Response] = answers, trial: int = trial,
+                 version: int = version) -> None:
             pair[seat].send("GET", "/api/health")  # the connection checked first
             start.wait()
             answers[seat] = pair[seat].send("POST", f"/api/matches/{mid}/next-hand", {
