@@ -27,6 +27,8 @@ from .schemas import ClockOut, PeopleOut
 
 __all__ = [
     "GRACE_SECONDS",
+    "LOBBY_PER_ADDRESS",
+    "LOBBY_PRESENT_SECONDS",
     "SEEN_EVERY_SECONDS",
     "clock_of",
     "due",
@@ -36,8 +38,19 @@ __all__ = [
     "people_out",
 ]
 
-#: How long a person may be away (no request, no event stream) before they forfeit.
+#: How long a person may be away (no request, no event stream) before they forfeit; a table
+#: nobody joined is closed when its creator has been away this long.
 GRACE_SECONDS = 120.0
+
+#: A table waiting for its second person is listed in the lobby only while its creator was
+#: seen in the last this many seconds: their page's event stream records them every
+#: :data:`~.live.HEARTBEAT_SECONDS` (15 s), so this is two and a half missed beats, as the
+#: streams' own presence (:data:`~.live.STALE_SECONDS`).
+LOBBY_PRESENT_SECONDS = 37.5
+
+#: The lobby lists at most this many tables made from one client address (the newest), so
+#: that many accounts behind one address cannot push everyone else's tables off its list.
+LOBBY_PER_ADDRESS = 3
 
 #: A request that changes nothing records the person as seen only when their last record is
 #: at least this old, so that a page reading the table after every event does not write a row
@@ -86,13 +99,19 @@ def due(
     info: MatchInfo, table: Table, people: PeopleInfo, now: float, grace: float
 ) -> tuple[float, int | None, str] | None:
     """The first deadline of a match between two people that has passed at ``now``: (when,
-    the winning seat or ``None``, why: ``"time"`` or ``"left"``); ``None`` when none has.
+    the winning seat or ``None``, why: ``"time"``, ``"left"`` or ``"closed"``); ``None`` when
+    none has.
 
     Out of time: the person whose clock ran out loses; when both clocks ran out together
     (neither sent a client seed in time) nobody wins. Left: the person not seen for ``grace``
-    seconds loses (the first to go, when both went)."""
-    if info.ended or people.seats[1] is None or people.ended is not None:
+    seconds loses (the first to go, when both went). Closed: a table nobody joined whose
+    creator has not been seen for ``grace`` seconds is closed, nobody winning (as when they
+    start another match)."""
+    if info.ended or people.ended is not None:
         return None
+    if people.seats[1] is None:
+        gone = people.seen[0] + grace
+        return (gone, None, "closed") if gone <= now else None
     found: list[tuple[float, int | None, str]] = []
     clock = clock_of(table, people)
     if clock is not None and clock[1] <= now:

@@ -59,6 +59,7 @@ from ..store import (
     PERSON,
     ConflictError,
     HandSummary,
+    InviteError,
     LobbyEntry,
     MatchInfo,
     PeopleInfo,
@@ -71,6 +72,8 @@ from ..table import Computer, OnlinePerson, Person, Seat, Table, TurnError
 from ..view import PublicEvent
 from .people import (
     GRACE_SECONDS,
+    LOBBY_PER_ADDRESS,
+    LOBBY_PRESENT_SECONDS,
     SEEN_EVERY_SECONDS,
     clock_of,
     due,
@@ -244,17 +247,29 @@ class TableService:
         """Take the free seat of the table of ``invite`` (its link token or short code); the
         player's unfinished match ends first. ``address``: the hashed client address they
         join from. Raises :class:`~ginrummy.store.InviteError`."""
-        match_id, ended = self.store.join_people_match(invite, player.id, self.now(),
-                                                       address=address)
+        try:
+            match_id, ended, joined = self.store.join_people_match(
+                invite, player.id, self.now(), address=address, grace=self.grace)
+        except InviteError as exc:
+            self._notify(exc.changed)
+            raise
         self._notify(ended)
         with self._lock(match_id):
             seated = self._load(player, match_id)
-            self._notify([(match_id, seated.info.version)])
+            if joined:
+                self._notify([(match_id, seated.info.version)])
             return self._state(seated, None)
 
     def lobby(self) -> list[LobbyEntry]:
-        """Open tables for two people that nobody has joined yet."""
-        return self.store.lobby()
+        """Open tables for two people that nobody has joined yet, whose creator is here
+        (:data:`~.people.LOBBY_PRESENT_SECONDS`), a few per creator's address
+        (:data:`~.people.LOBBY_PER_ADDRESS`); tables whose creator is gone past the grace
+        period are closed on the way."""
+        entries, closed = self.store.lobby(
+            self.now(), present=LOBBY_PRESENT_SECONDS, gone=self.grace,
+            per_address=LOBBY_PER_ADDRESS)
+        self._notify(closed)
+        return entries
 
     def state(self, player: PlayerInfo, match_id: str) -> MatchState:
         with self._lock(match_id):
@@ -536,8 +551,11 @@ class TableService:
         if found is None:
             return None
         at, winner, reason = found
-        version = self.store.end_match_early(
-            info.id, expected_version=info.version, winner=winner, reason=reason, at=at)
+        if reason == "closed":  # a table nobody joined, its creator gone: nothing to count
+            version = self.store.close_waiting(info.id, expected_version=info.version)
+        else:
+            version = self.store.end_match_early(
+                info.id, expected_version=info.version, winner=winner, reason=reason, at=at)
         self._notify([(info.id, version)])
         return version
 
@@ -583,8 +601,7 @@ class TableService:
             if self._expire(info, entry, people) is not None:
                 return self._load(player, match_id)
             now = self.now()
-            if (touch and people.seats[1] is not None
-                    and now - people.seen[seat] >= SEEN_EVERY_SECONDS):
+            if touch and now - people.seen[seat] >= SEEN_EVERY_SECONDS:
                 self.store.touch_people(match_id, seat, now)
                 people = replace(people, seen=_with(people.seen, seat, now))
         return _Seated(info, entry, seat, people)
