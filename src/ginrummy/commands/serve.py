@@ -232,6 +232,11 @@ def serve(
             os.environ[ENV_AGENT] = agent or ""
             os.environ[ENV_KEY_FILE] = os.path.abspath(key_file) if key_file else ""
             os.environ[ENV_BOUNDS] = json.dumps(bounds)
+            # The workers allocate through glibc's malloc rather than Python's arenas, so
+            # that the memory of a flood of streams goes back to the system when they close
+            # (an arena is freed only when wholly empty; a few objects that outlive the flood
+            # keep most of them): see docs/web.md, "Limits".
+            os.environ.setdefault("PYTHONMALLOC", "malloc")
             config = uvicorn.Config(
                 f"{__name__}:worker_app", factory=True, workers=workers,
                 log_level="warning", access_log=False, http=protocol,

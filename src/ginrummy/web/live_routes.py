@@ -59,7 +59,7 @@ from .live import (
 )
 from .routes import ERRORS, MatchId, Player
 from .service import NotFound, TableService
-from .streams import Slot, StreamLimits, Streams, give_memory_back
+from .streams import TRIM_QUIET, TRIM_ROUNDS, Slot, StreamLimits, Streams, give_memory_back
 
 __all__ = ["install", "router", "Live", "MAX_STREAMS", "MAX_STREAMS_PER_ADDRESS",
            "MAX_STREAMS_PER_PLAYER", "PING_SECONDS"]
@@ -105,9 +105,11 @@ class Live:
     streams: Streams = field(default_factory=Streams)
     #: Open streams by ``(match id, seat)``, for the keep-alive.
     seats: Counter[tuple[str, int]] = field(default_factory=Counter)
+    #: The matches among them that are tables for two people (where presence has deadlines).
+    people: set[str] = field(default_factory=set)
     _keepalive: asyncio.Task[None] | None = None
     _shown: dict[str, object] = field(default_factory=dict)
-    _trimming: asyncio.Future[None] | None = None
+    _trimming: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
         self.streams.on_many_closed = self._give_memory_back
@@ -136,8 +138,9 @@ class Live:
             seats = [k for k, n in self.seats.items() if n > 0]
             if not seats:
                 continue
+            seen = [(m, seat) for m, seat in seats if m in self.people]
             try:
-                found = await run_in_threadpool(self._beat, seats)
+                found = await run_in_threadpool(self._beat, seats, seen)
             except Exception:
                 log.warning("refreshing the presence rows failed", exc_info=True)
                 continue
@@ -157,25 +160,43 @@ class Live:
         self.streams.give_back(slot)
 
     def _give_memory_back(self) -> None:
-        """Many streams closed: collect and trim the heap in a thread (once at a time)."""
+        """Many streams closed: once the closing is over, collect and trim the heap (in a
+        thread: the event loop carries on meanwhile)."""
         if self._trimming is None or self._trimming.done():
-            self._trimming = asyncio.get_running_loop().run_in_executor(None, give_memory_back)
+            self._trimming = asyncio.get_running_loop().create_task(self._trim_when_quiet())
+
+    async def _trim_when_quiet(self) -> None:
+        streams = self.streams
+        for _round in range(TRIM_ROUNDS):  # again while streams went on closing meanwhile
+            while not streams.quiet():
+                await asyncio.sleep(TRIM_QUIET)
+            streams.closed_since_trim = 0
+            await asyncio.get_running_loop().run_in_executor(None, give_memory_back)
+            if not streams.closed_since_trim:
+                return
 
     # In the thread pool: the database.
 
-    def arrive(self, match_id: str, seat: int) -> tuple[int, list[SeatPresence], float | None]:
-        """A stream of ``seat`` opens: presence, the current version, the clock's deadline."""
+    def arrive(self, match_id: str, seat: int, people: bool
+               ) -> tuple[int, list[SeatPresence], float | None]:
+        """A stream of ``seat`` opens: presence, the current version, and at a table for two
+        people (``people``) the person seen and the next deadline."""
         self.presence.arrive(match_id, seat)
-        self.service.seen(match_id, seat)
+        if people:
+            self.service.seen(match_id, seat)
         self.bus.publish_presence(match_id)
         version = read_versions(self.service.store.engine, [match_id]).get(match_id)
         if version is None:
             raise NotFound(match_id)
-        return version, self.presence.of(match_id), next_deadline(self.service, match_id)
+        deadline = next_deadline(self.service, match_id) if people else None
+        return version, self.presence.of(match_id), deadline
 
-    def _beat(self, seats: list[tuple[str, int]]) -> dict[str, object]:
+    def _beat(self, seats: list[tuple[str, int]],
+              people: list[tuple[str, int]]) -> dict[str, object]:
+        """Refresh the presence rows of ``seats``; the persons of ``people`` (the seats at
+        tables for two people) are seen (their grace period starts again)."""
         self.presence.beat_many(seats)
-        for match_id, seat in seats:
+        for match_id, seat in people:
             self.service.seen(match_id, seat)
         found = self.presence.of_many(sorted({m for m, _s in seats}))
         return {m: presence_key(p) for m, p in found.items()}
@@ -276,7 +297,7 @@ async def events(
         await live.start()
         sub = live.bus.subscribe(match_id)
         slot.attach(sub.stop)
-        version, seats, deadline = await run_in_threadpool(live.arrive, match_id, seat)
+        version, seats, deadline = await run_in_threadpool(live.arrive, match_id, seat, people)
     except BaseException:
         if sub is not None:
             live.bus.unsubscribe(sub)
@@ -286,6 +307,8 @@ async def events(
         int(last_event_id) if last_event_id is not None else None)
     the_sub = sub
     live.seats[match_id, seat] += 1
+    if people:
+        live.people.add(match_id)
 
     async def close() -> None:
         live.bus.unsubscribe(the_sub)
@@ -293,6 +316,8 @@ async def events(
         live.seats[match_id, seat] -= 1
         if live.seats[match_id, seat] <= 0:
             del live.seats[match_id, seat]
+            if (match_id, 1 - seat) not in live.seats:
+                live.people.discard(match_id)
         await run_in_threadpool(live.leave, match_id, seat)
 
     body = _events(live, the_sub, slot, seat, version, resume, seats, deadline, people)

@@ -18,9 +18,12 @@ A shed stream ends cleanly (its response is completed, as at shutdown), so the p
 
 Each process counts its own streams (with ``--workers N`` a player or an address may hold N
 times as many in all): a stream lives in one process, and counting in the database would
-cost a write per stream opened and closed. When many streams have closed (:data:`TRIM_AFTER`),
-the process collects its garbage and hands the freed heap back to the operating system
-(glibc's ``malloc_trim``), so a flood's memory does not stay with the worker.
+cost a write per stream opened and closed. When many streams have closed (:data:`TRIM_AFTER`)
+and the closing is over (:data:`TRIM_QUIET`), the process collects its garbage and hands the
+freed heap back to the operating system (glibc's ``malloc_trim``). That gives back most of a
+flood's memory only when objects are allocated by glibc's ``malloc`` (``PYTHONMALLOC=malloc``,
+which ``serve --workers N`` sets for its workers): Python's own allocator frees an arena only
+when it is wholly empty, and the few objects that outlive a flood keep most of its arenas.
 """
 
 from __future__ import annotations
@@ -38,15 +41,19 @@ from fastapi import HTTPException
 from .bounds import STREAMS_PER_ADDRESS, STREAMS_PER_PLAYER, STREAMS_TOTAL
 
 __all__ = ["StreamLimits", "Slot", "Streams", "give_memory_back", "REPLACE_AFTER",
-           "RETRY_AFTER", "TRIM_AFTER"]
+           "RETRY_AFTER", "TRIM_AFTER", "TRIM_QUIET", "TRIM_ROUNDS"]
 
 #: The ``Retry-After`` of a refused stream, in seconds.
 RETRY_AFTER = 5
 #: A player's stream past their bound replaces their oldest one only when that one is at least
 #: this old (seconds): so two tabs of one player do not take turns shedding each other.
 REPLACE_AFTER = 15.0
-#: After this many streams have closed, the process gives their memory back.
+#: After this many streams have closed, the process gives their memory back...
 TRIM_AFTER = 200
+#: ... once no stream has closed for this many seconds (the flood is over, its objects gone),
+#: and again, up to this many times in all, while more closed meanwhile.
+TRIM_QUIET = 2.0
+TRIM_ROUNDS = 5
 
 
 @dataclass(frozen=True)
@@ -85,12 +92,14 @@ class Streams:
 
     limits: StreamLimits = field(default_factory=StreamLimits)
     clock: Callable[[], float] = time.monotonic
-    #: Called (on the event loop) when enough streams have closed to give memory back.
+    #: Called (on the event loop) when :data:`TRIM_AFTER` streams have closed since the memory
+    #: was last given back: the caller waits until :meth:`quiet`, then gives it back.
     on_many_closed: Callable[[], None] = lambda: None
     slots: set[Slot] = field(default_factory=set)
     by_player: dict[int, list[Slot]] = field(default_factory=dict)
     by_address: Counter[str] = field(default_factory=Counter)
     closed_since_trim: int = 0
+    last_close: float = 0.0
     shed_count: int = 0
 
     def __len__(self) -> int:
@@ -140,9 +149,13 @@ class Streams:
         """The stream ended (however: its client went, it was shed, the server stops)."""
         self._uncount(slot)
         self.closed_since_trim += 1
-        if self.closed_since_trim >= TRIM_AFTER:
-            self.closed_since_trim = 0
+        self.last_close = self.clock()
+        if self.closed_since_trim == TRIM_AFTER:
             self.on_many_closed()
+
+    def quiet(self) -> bool:
+        """Whether no stream has closed for :data:`TRIM_QUIET` seconds."""
+        return self.clock() - self.last_close >= TRIM_QUIET
 
     def _uncount(self, slot: Slot) -> None:
         if not slot.counted:
