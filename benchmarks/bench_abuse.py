@@ -52,6 +52,7 @@ from typing import Any
 import httpx
 
 from _common import environment_lines, load_line
+from _common import posed_address as address
 from bench_web_clients import fresh_database, postgres_cluster
 
 #: How long a server may take to start.
@@ -81,11 +82,6 @@ class Row:
             self.refused += 1
         else:
             self.other[str(status)] += 1
-
-
-def address(n: int) -> str:
-    """A made-up client address for the ``n``-th posed client."""
-    return f"10.{(n >> 16) & 255}.{(n >> 8) & 255}.{n & 255}"
 
 
 @contextmanager
