@@ -9,8 +9,10 @@ stays open as long as the client likes, and a few thousand of them hold a worker
 descriptors and memory. :class:`TimedH11Protocol` adds two clocks to uvicorn's h11 protocol
 (the one ``serve`` runs, chosen explicitly so that installing ``httptools`` changes nothing):
 
-- the request head must be complete ``header_timeout`` seconds after the connection opened, or
-  after the previous answer on a kept-alive connection;
+- the request head must be complete ``header_timeout`` seconds after the connection opened,
+  or, on a kept-alive connection, after the first byte of the next request came (before that,
+  silence after an answer is uvicorn's keep-alive's to end; a byte stops its clock, and starts
+  this one);
 - the request body must be complete ``body_timeout`` seconds after its head.
 
 Past either, the connection is closed: with a ``408`` and a JSON sentence when part of a
@@ -52,6 +54,8 @@ class TimedH11Protocol(H11Protocol):
         #: What the running clock waits for: ``"head"``, ``"body"`` or ``None``.
         self.waiting_for: str | None = None
         self._timer: asyncio.TimerHandle | None = None
+        #: Whether a request head has come on this connection yet.
+        self._answered = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)  # type: ignore[arg-type]
@@ -70,13 +74,18 @@ class TimedH11Protocol(H11Protocol):
         super().connection_lost(exc)
 
     def _follow(self) -> None:
-        """Run the clock the client's side of the exchange calls for: the head while no
-        request has begun, the body while one is being sent, none otherwise."""
+        """Run the clock the client's side of the exchange calls for: the head while a request
+        is awaited (on a fresh connection) or has begun (later ones), the body while one is
+        being sent, none otherwise."""
         if self.transport.is_closing():
             self._stop_clock()
             return
         state = self.conn.their_state
-        want = "head" if state is h11.IDLE else "body" if state is h11.SEND_BODY else None
+        if state is not h11.IDLE:
+            self._answered = True
+        # Between requests on a kept-alive connection the head's clock waits for a first byte.
+        head = state is h11.IDLE and (not self._answered or bool(self.conn.trailing_data[0]))
+        want = "head" if head else "body" if state is h11.SEND_BODY else None
         if want == self.waiting_for:
             return
         self._stop_clock()
