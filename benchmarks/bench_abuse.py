@@ -53,6 +53,7 @@ import httpx
 
 from _common import environment_lines, load_line
 from _common import posed_address as address
+from bench_people import make_players, process_tree
 from bench_web_clients import fresh_database, postgres_cluster
 
 #: How long a server may take to start.
@@ -117,19 +118,10 @@ def server(db: str, workers: int, args: list[str]) -> Iterator[tuple[str, int]]:
 
 
 def worker_pids(parent: int) -> list[int]:
-    """The uvicorn worker processes under ``parent`` (from /proc)."""
-    pids = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == parent and b"spawn_main" in cmdline:
-            pids.append(int(entry))
-    return sorted(pids)
+    """The uvicorn worker processes under ``parent`` (spawned: ``spawn_main`` in their command
+    line)."""
+    return sorted(pid for pid in process_tree([parent])[1:]
+                  if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes())
 
 
 def rss_mb(pids: list[int]) -> list[float]:
@@ -141,22 +133,15 @@ def rss_mb(pids: list[int]) -> list[float]:
     return out
 
 
-def make_players(db: str, count: int) -> list[str]:
-    from ginrummy.store import Store
-
-    store = Store(db, migrate=False)
-    try:
-        return [store.create_player(f"a{i}")[1] for i in range(count)]
-    finally:
-        store.engine.dispose()
-
-
 class Poser:
     """An httpx client posing client addresses (``X-Forwarded-For``) and tokens."""
 
     def __init__(self, url: str, connections: int = 50) -> None:
+        # Idle connections are closed here before uvicorn's 5 s keep-alive closes them, so a
+        # request is never sent on a connection the server is closing.
         self.http = httpx.AsyncClient(base_url=url, timeout=60, verify=False,
-                                      limits=httpx.Limits(max_connections=connections))
+                                      limits=httpx.Limits(max_connections=connections,
+                                                          keepalive_expiry=2.0))
 
     async def send(self, method: str, path: str, at: int, token: str | None = None,
                    **kwargs: Any) -> int:
@@ -228,16 +213,17 @@ async def lobby(p: Poser, tokens: list[str], rows: list[Row]) -> None:
     """50 accounts of address 100 open tables, then a person at address 101 opens one."""
     row = Row("lobby: tables listed per address", "3 (present creators only)")
     body = {"opponent": "person", "open": True}
-    await together([lambda t=t: p.send("POST", "/api/matches", 100, t, json=body)
-                    for t in tokens[:50]], row, (201,))
+    made = await asyncio.gather(*(p.http.post("/api/matches", json=body, headers={
+        "X-Forwarded-For": address(100), "Authorization": f"Bearer {t}"}) for t in tokens[:50]))
+    for r in made:
+        row.count(r.status_code, (201,))
+    flood = {r.json()["invite"] for r in made if r.status_code == 201}
     r = await p.http.post("/api/matches", json=body, headers={
         "X-Forwarded-For": address(101), "Authorization": f"Bearer {tokens[50]}"})
     mine = r.json()["invite"]
-    listed = (await p.http.get("/api/lobby")).json()
-    invites = [t["invite"] for t in listed]
-    flood = len([t for t in listed if t["creator"].startswith("a") and t["invite"] != mine])
-    row.note = (f"{flood} of the 50 listed; the other address's table "
-                f"{'listed' if mine in invites else 'NOT listed'}")
+    listed = {t["invite"] for t in (await p.http.get("/api/lobby")).json()}
+    row.note = (f"{len(listed & flood)} of the 50 listed; the other address's table "
+                f"{'listed' if mine in listed else 'NOT listed'}")
     rows.append(row)
 
 
@@ -246,6 +232,8 @@ class Stream:
     reader: asyncio.StreamReader
     writer: asyncio.StreamWriter
     status: int
+    #: The last bytes read (for the chunked body's end).
+    tail: bytes = b""
 
 
 async def open_stream(host: str, port: int, match_id: str, token: str, at: int) -> Stream | int:
@@ -270,11 +258,15 @@ async def open_stream(host: str, port: int, match_id: str, token: str, at: int) 
 
 
 async def ended(stream: Stream) -> bool:
-    """Whether the server has ended the stream (shed it): EOF once the buffer is read."""
+    """Whether the server has ended the stream (shed it): its chunked body's last chunk came
+    (the connection itself stays open for uvicorn's keep-alive), or the connection closed."""
     try:
         while True:
             chunk = await asyncio.wait_for(stream.reader.read(65536), 0.01)
             if not chunk:
+                return True
+            stream.tail = (stream.tail + chunk)[-16:]
+            if stream.tail.endswith(b"\r\n0\r\n\r\n"):
                 return True
     except TimeoutError:
         return False
