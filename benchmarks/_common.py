@@ -21,6 +21,7 @@ from importlib import metadata
 
 __all__ = [
     "Measure",
+    "posed_address",
     "cpu_model",
     "environment_lines",
     "load_line",
@@ -223,3 +224,11 @@ def print_table(
         print("  ".join("-" * w for w in widths))
     for r in rows:
         print(line(r))
+
+
+def posed_address(n: int) -> str:
+    """A made-up client address for the ``n``-th client of a benchmark, sent as
+    ``X-Forwarded-For`` (which the server trusts from loopback): the server bounds what one
+    address may do (new accounts, tables, streams), and a crowd of clients in one process would
+    otherwise all be one address."""
+    return f"10.{(n >> 16) & 255}.{(n >> 8) & 255}.{n & 255}"

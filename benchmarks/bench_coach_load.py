@@ -36,7 +36,7 @@ from typing import Any
 
 import httpx
 
-from _common import environment_lines, load_line
+from _common import environment_lines, load_line, posed_address
 from bench_web import choose, percentile
 
 STARTUP_SECONDS = 60
@@ -78,8 +78,11 @@ def start_server(db: str, processes: int, limits: str) -> tuple[subprocess.Popen
     raise SystemExit("the server did not start")
 
 
-def new_client(url: str, name: str) -> httpx.Client:
-    client = httpx.Client(base_url=url, timeout=120)
+def new_client(url: str, name: str, n: int = 0) -> httpx.Client:
+    """A new player's client, posing as client address ``n`` (the server bounds new players
+    and requests per address)."""
+    client = httpx.Client(base_url=url, timeout=120,
+                          headers={"X-Forwarded-For": posed_address(1000 + n)})
     r = client.post("/api/players", json={"name": name})
     r.raise_for_status()
     client.headers["Authorization"] = f"Bearer {r.json()['token']}"
@@ -112,7 +115,7 @@ class Looper(threading.Thread):
 
     def __init__(self, url: str, n: int, stop: threading.Event, hands: int = 2) -> None:
         super().__init__(daemon=True)
-        self.client = new_client(url, f"looper {n}")
+        self.client = new_client(url, f"looper {n}", n)
         self.rng = random.Random(n)
         self.stop = stop
         self.answers: dict[int, int] = {}

@@ -54,13 +54,14 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from contextlib import AsyncExitStack, ExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 
-from _common import environment_lines, load_line
+from _common import environment_lines, load_line, posed_address
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -280,10 +281,13 @@ def crossed(mover: str, stream: str) -> bool | None:
 def http_client(url: str, token: str, args: argparse.Namespace) -> httpx.AsyncClient:
     # Idle connections are closed by the client before uvicorn's 5 s keep-alive runs out, so
     # a move is never sent on a connection the server is closing.
+    # Each player poses as a client address of its own (the server bounds tables and streams
+    # per address, and every client here is on loopback).
     return httpx.AsyncClient(
         base_url=url, timeout=httpx.Timeout(args.timeout),
         limits=httpx.Limits(max_connections=1, keepalive_expiry=2.0),
-        headers={"Authorization": f"Bearer {token}"})
+        headers={"Authorization": f"Bearer {token}",
+                 "X-Forwarded-For": posed_address(zlib.crc32(token.encode()))})
 
 
 async def computer_table(n: int, urls: list[str], tokens: list[str], args: argparse.Namespace,

@@ -56,7 +56,7 @@ from typing import Any
 
 import httpx
 
-from _common import environment_lines, load_line
+from _common import environment_lines, load_line, posed_address
 from bench_web import choose, percentile
 
 #: How long a server or a database may take to start.
@@ -158,7 +158,8 @@ def player(url: str, token: str, level: str, moves: int, go: threading.Barrier,
     """One client: ``moves`` timed requests of its own match(es), each after a pause of a
     random 0 to 2 x ``think`` seconds (not timed)."""
     pause = random.Random(seed)
-    with httpx.Client(base_url=url, timeout=120) as client:
+    with httpx.Client(base_url=url, timeout=120,
+                      headers={"X-Forwarded-For": posed_address(seed)}) as client:
         try:
             client.headers["Authorization"] = f"Bearer {token}"
             r = client.post("/api/matches", json={"level": level})

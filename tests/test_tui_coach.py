@@ -85,7 +85,7 @@ def test_play_with_the_coach_in_a_terminal(tmp_path: Path) -> None:
     text = "".join(log)
     assert "Coach: [" in text
     # The hand's end shows the revealed server seed, then the coach's review, then the sheet.
-    revealed = text.index("Hand 1 was sealed: its server seed, revealed now, is ")
+    revealed = text.index("Hand 1 was dealt from the deck sealed before it")
     review = text.index("The coach's review of hand 1")
     assert revealed < review < text.index("Score sheet", review)
 
@@ -108,7 +108,8 @@ def test_a_sealed_match_with_the_tutorial_and_the_coach(
     assert "The coach's review of hand 1" in s.text
     assert s.text.index("The coach is on") < s.text.index("The coach's review of hand 1")
     tips = [i for i, line in enumerate(lines) if line == SEALED_TIP]
-    assert len(tips) == 1 and lines[tips[0] - 1].startswith("Your client seed: ")
+    assert len(tips) == 1 and lines[tips[0] - 1].startswith("Hand 1: ")
+    assert "sealed before the deal" in lines[tips[0] - 1]
     # During the hand: a tip before each decision, the coach's remark after it, never on one
     # line.
     remarks = [line for line in lines if line.startswith("Coach: [")]
@@ -116,9 +117,9 @@ def test_a_sealed_match_with_the_tutorial_and_the_coach(
     assert not [line for line in lines if "Tip:" in line and "Coach:" in line]
     # The hand's end: the revealed seed, the review, the sheet, the last tip, the next seal.
     at = s.text.index("Hand 1 is over")
-    for part in ("Hand 1 was sealed: its server seed, revealed now, is ",
+    for part in ("Hand 1 was dealt from the deck sealed before it",
                  "The coach's review of hand 1", "Score sheet", FINAL_TIP,
-                 "Hand 2 is sealed: commitment "):
+                 "Hand 2: ", "sealed before the deal"):
         at = s.text.index(part, at)  # each after the one before (ValueError otherwise)
 
 

@@ -446,11 +446,22 @@ class RatedMatch:
 
 
 class InviteError(Exception):
-    """An invite that cannot be used: ``status`` 404 (unknown) or 409 (used, own, closed)."""
+    """An invite that cannot be used: ``status`` 404 (unknown, used by others, closed: one
+    answer, :data:`NO_OPEN_TABLE`) or 409 (your own table, still waiting). ``changed``: the
+    (id, version) of a match the attempt changed all the same (a waiting table found
+    abandoned by its creator, closed on the way)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str,
+                 changed: Sequence[tuple[str, int]] = ()) -> None:
         super().__init__(message)
         self.status = status
+        self.changed = list(changed)
+
+
+#: The one answer to an invite or short code that seats nobody: unknown, both seats taken, or
+#: the table closed. Telling these apart would tell someone guessing codes which ones exist.
+NO_OPEN_TABLE = ("No open table has this invite or code: it may be mistyped, taken by someone "
+                 "else already, or closed. Check it, or ask for a new one.")
 
 
 def _people_info(s: Session | None, row: _PeopleTable,
@@ -502,6 +513,7 @@ class _PeopleStore:
     _tx: Any
     _write_match: Any  # Store._write_match
     secrets: SecretBox
+    reader: Engine
 
     def create_people_match(
         self, *, player_id: int, invite: str, code: str, open: bool, clock: int | None,
@@ -575,42 +587,59 @@ class _PeopleStore:
 
     def join_people_match(
         self, invite: str, player_id: int, now: float, *, address: str | None = None,
-        seed: str | None = None, consent: bool = True,
-    ) -> tuple[str, list[tuple[str, int]]]:
+        seed: str | None = None, consent: bool = True, grace: float | None = None,
+    ) -> tuple[str, list[tuple[str, int]], bool]:
         """Seat ``player_id`` in seat 1 of the table of ``invite`` (the invite or its code),
         ending the player's unfinished matches first, in one transaction; ``address``: the
         hashed client address they join from; ``seed``: their client seed for the first deal
         (checked by the caller), kept with the join. Without ``consent`` an unfinished match
         of theirs raises :class:`UnfinishedMatchError` and nothing changes. Returns the match
-        id and the ids of the matches ended. Raises :class:`InviteError`."""
+        id, the ids of the matches ended and whether the player was seated now (``False``:
+        they sat at it already, and nothing changed). A table still waiting whose creator has
+        not been seen for ``grace`` seconds is closed instead (:func:`_close_waiting`) and
+        refused like a closed one. Raises :class:`InviteError`."""
         import json
 
         with self._tx() as s:
             row = s.scalars(_invite_query(invite).with_for_update()).first()
             if row is None:
-                raise InviteError(404, "No such invite: check the link or the code.")
+                raise InviteError(404, NO_OPEN_TABLE)
             match = s.get(_Match, row.match_id)
             assert match is not None
-            if row.seat0 == player_id:
+            waiting = row.seat1 is None and match.status == "playing"
+            if player_id == row.seat1 or (player_id == row.seat0 and not waiting):
+                return row.match_id, [], False
+            if player_id == row.seat0:
                 raise InviteError(409, "This is your own table: send the invite to the other "
                                   "person.")
-            if row.seat1 is not None:
-                raise InviteError(409, "This invite has been used: both seats are taken.")
-            if match.status != "playing":
-                raise InviteError(409, "This table was closed before anyone joined it.")
-            ended = _leave(s, player_id, now, consent=consent, doing="joining this table")
-            row.seat1 = player_id
-            row.address1 = address
-            if seed is not None:
-                seeds = json.loads(row.seeds or "{}")
-                seeds["1"] = seed
-                row.seeds = json.dumps(seeds)
-            # Both grace periods start at the join: the creator may have waited a while.
-            row.seen0 = row.seen1 = now
-            row.clock_started = now
-            match.version += 1
-            match.updated_at = _now()
-            return row.match_id, ended
+            if not waiting:
+                raise InviteError(404, NO_OPEN_TABLE)
+            if grace is not None and row.seen0 + grace <= now:
+                closed = (row.match_id, _close_waiting(match))
+            else:
+                ended = _leave(s, player_id, now, consent=consent, doing="joining this table")
+                row.seat1 = player_id
+                row.address1 = address
+                if seed is not None:
+                    seeds = json.loads(row.seeds or "{}")
+                    seeds["1"] = seed
+                    row.seeds = json.dumps(seeds)
+                # Both grace periods start at the join: the creator may have waited a while.
+                row.seen0 = row.seen1 = now
+                row.clock_started = now
+                match.version += 1
+                match.updated_at = _now()
+                return row.match_id, ended, True
+        raise InviteError(404, NO_OPEN_TABLE, [closed])
+
+    def close_waiting(self, match_id: str, *, expected_version: int) -> int:
+        """Close a table for two nobody joined (its creator gone: :func:`~ginrummy.web.people.
+        due`), as starting another match closes it; its new version."""
+        with self._tx() as s:
+            match = s.get(_Match, match_id, with_for_update=True)
+            if match is None or match.version != expected_version:
+                raise ConflictError(f"match {match_id} changed since it was read")
+            return _close_waiting(match)
 
     def find_invite(self, invite: str) -> PeopleInfo | None:
         """The people row of the table of ``invite`` (its link token or short code), or
@@ -699,20 +728,41 @@ class _PeopleStore:
             version: int = row.version
             return version
 
-    def lobby(self, limit: int = 50) -> list[LobbyEntry]:
-        """Open tables nobody has joined yet, newest first."""
-        with self._tx() as s:
-            rows = s.execute(
-                select(_PeopleTable, _Match, _Player.name)
+    def lobby(self, now: float, *, present: float, gone: float, per_address: int,
+              limit: int = 50) -> tuple[list[LobbyEntry], list[tuple[str, int]]]:
+        """Open tables nobody has joined yet whose creator was seen in the last ``present``
+        seconds, newest first, at most ``per_address`` of them made from one client address
+        (``address0``; a table without one counts alone). On the way, tables nobody joined
+        whose creator has not been seen for ``gone`` seconds are closed (a few at a time):
+        returns the entries and the (id, version) of the tables closed."""
+        left = (select(_Match).join(_PeopleTable, _PeopleTable.match_id == _Match.id)
+                .where(_PeopleTable.seat1.is_(None), _Match.status == "playing",
+                       _PeopleTable.seen0 <= now - gone).limit(_CLOSE_AT_ONCE))
+        closed: list[tuple[str, int]] = []
+        with self.reader.connect() as conn:
+            any_left = conn.execute(left.with_only_columns(_Match.id)).first() is not None
+        if any_left:  # a read first: most readings of the lobby write nothing
+            with self._tx() as s:
+                found = s.scalars(left.with_for_update(skip_locked=True)).all()
+                closed = [(m.id, _close_waiting(m)) for m in found]
+        with self.reader.connect() as conn:
+            newest = func.row_number().over(
+                partition_by=func.coalesce(_PeopleTable.address0, _PeopleTable.match_id),
+                order_by=_Match.created_at.desc()).label("newest")
+            listed = (
+                select(_PeopleTable.invite, _PeopleTable.code, _Player.name, _Match.profile,
+                       _Match.rules, _Match.hollywood, _PeopleTable.clock, _Match.created_at,
+                       newest)
                 .join(_Match, _Match.id == _PeopleTable.match_id)
                 .join(_Player, _Player.id == _PeopleTable.seat0)
                 .where(_PeopleTable.open.is_(True), _PeopleTable.seat1.is_(None),
-                       _Match.status == "playing")
-                .order_by(_Match.created_at.desc())
-                .limit(limit)
-            ).all()
-            return [LobbyEntry(p.invite, p.code, name, m.profile, m.rules, m.hollywood, p.clock,
-                               m.created_at) for p, m, name in rows]
+                       _Match.status == "playing", _PeopleTable.seen0 > now - present)
+                .subquery())
+            rows = conn.execute(
+                select(*[c for c in listed.c if c.name != "newest"])
+                .where(listed.c.newest <= per_address)
+                .order_by(listed.c.created_at.desc()).limit(limit)).all()
+        return [LobbyEntry(*r) for r in rows], closed
 
     def rating(self, player_id: int) -> tuple[Rating | None, list[RatedMatch]]:
         """The player's rating (``None`` before their first people match) and its matches,
@@ -813,7 +863,7 @@ def _leave(s: Session, player_id: int, now: float, *, computer: bool = True,
             match.status, match.version, match.updated_at = "abandoned", match.version + 1, stamp
             match.winner = FORFEIT_WINNER
         elif people.seat1 is None:  # nobody joined: the table is closed, nothing to count
-            match.status, match.version, match.updated_at = "cancelled", match.version + 1, stamp
+            _close_waiting(match)
         else:  # against a person: a forfeit, counted for both
             seat = 0 if people.seat0 == player_id else 1
             _end_early(s, match, people, 1 - seat, "left", now)
@@ -837,6 +887,18 @@ def _unfinished_sentence(s: Session, player_id: int, match: _Match, doing: str) 
         against = other.name if other is not None else "another person"
     return (f"You have a match in progress against {against}, {score}: {doing} ends it, "
             f"and it counts as a loss. {yes}")
+
+
+#: At most this many tables left by their creators are closed by one reading of the lobby.
+_CLOSE_AT_ONCE = 100
+
+
+def _close_waiting(match: _Match) -> int:
+    """Close a table for two nobody joined: ``cancelled`` (nothing to count), one version on;
+    the new version."""
+    match.status, match.version, match.updated_at = "cancelled", match.version + 1, _now()
+    version: int = match.version
+    return version
 
 
 # ===========================================================================================

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CODE_LIFETIME",
+    "CODE_REFUSED",
     "RENEW_EVERY",
     "TOKEN_LIFETIME",
     "TransferCodeError",
@@ -58,6 +59,15 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ23456789"
 
 class TransferCodeError(Exception):
     """A transfer code that does not give a token: unknown, used already, or expired."""
+
+
+#: The one answer to a transfer code that gives no token, whether it is unknown, used already
+#: or expired: telling them apart would tell someone guessing codes which ones exist.
+CODE_REFUSED = (
+    "This transfer code is unknown, used already or expired: check it, or make a new one in "
+    "Settings on the browser that has your account (a code works once, for "
+    f"{CODE_LIFETIME.seconds // 60} minutes)."
+)
 
 
 def _normal_code(code: str) -> str:
@@ -160,28 +170,15 @@ def claim_transfer_code(store: Store, code: str) -> tuple[PlayerInfo, str]:
     digest = hash_token(_normal_code(code))
     with store._tx() as s:
         row = s.get(_TransferCode, digest)
-        if row is None:
-            raise TransferCodeError(
-                "There is no such transfer code; check it, or make a new one in Settings on "
-                "the browser that has your account."
-            )
-        if row.used_at is not None:
-            raise TransferCodeError(
-                "This transfer code was used already; make a new one in Settings on the "
-                "browser that has your account."
-            )
-        if row.expires_at <= now:
-            raise TransferCodeError(
-                "This transfer code has expired (codes last 10 minutes); make a new one in "
-                "Settings on the browser that has your account."
-            )
+        if row is None or row.used_at is not None or row.expires_at <= now:
+            raise TransferCodeError(CODE_REFUSED)
         taken = s.execute(
             update(_TransferCode)
             .where(_TransferCode.code_hash == digest, _TransferCode.used_at.is_(None))
             .values(used_at=now)
         )
         if getattr(taken, "rowcount", 1) != 1:  # another claim of it won just now
-            raise TransferCodeError("This transfer code was used already.")
+            raise TransferCodeError(CODE_REFUSED)
         player = s.get(_Player, row.player_id)
         assert player is not None
         token_row, token = _token_row(player.id, now)

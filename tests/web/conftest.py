@@ -157,10 +157,17 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
+#: The page tests' server: each test's browser is a new player, all from 127.0.0.1, a dozen a
+#: minute at times, past the real limit on new players per address (10 a minute); the limits
+#: themselves are tested in test_rate_limits.py and test_abuse_bounds_workers.py.
+PAGE_SERVER_ARGS = ("--rate-limit", "players_address=600/minute")
+
+
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("server")
-    server = Server(f"sqlite:///{folder / 'games.sqlite3'}", folder / "server.log").start()
+    server = Server(f"sqlite:///{folder / 'games.sqlite3'}", folder / "server.log",
+                    PAGE_SERVER_ARGS).start()
     yield server
     server.stop()
 

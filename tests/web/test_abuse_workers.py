@@ -38,6 +38,12 @@ pytestmark = pytest.mark.skipif(not any(p.name == "workers" for p in serve.param
 CYCLES = 30
 #: Trials of two rematch presses at once.
 TRIALS = 25
+#: The farm and the races make a table every few requests, past the rate limits on new
+#: matches and joins (tested in test_abuse_bounds_workers.py): off here, so that what is
+#: tested is the ratings and the races.
+NO_TABLE_LIMITS = tuple(a for kind in ("matches_player", "matches_address", "joins_player",
+                                       "joins_address")
+                        for a in ("--rate-limit", f"{kind}=off"))
 #: Most moves of one hand before the test fails (a hand has at most 31 draws a seat).
 MOVES = 200
 
@@ -52,7 +58,7 @@ def db_url(request: pytest.FixtureRequest,
 @pytest.fixture(scope="module")
 def server(db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     log = tmp_path_factory.mktemp("abuse-server") / "server.log"
-    s = Server(db_url, log, ("--workers", "2")).start()
+    s = Server(db_url, log, ("--workers", "2", *NO_TABLE_LIMITS)).start()
     try:
         yield s
     finally:

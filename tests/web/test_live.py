@@ -69,9 +69,16 @@ class Events:
 class Api:
     """A player's JSON client."""
 
+    #: How many have been made: each poses as a client address of its own (X-Forwarded-For),
+    #: as the people of these tests would be, below the limit on new players per address.
+    made = 0
+
     def __init__(self, base: str, token: str | None = None, name: str = "Ann") -> None:
         self.base = base
-        self.http = loopback_client(base_url=base, timeout=60)
+        Api.made += 1
+        self.http = loopback_client(base_url=base, timeout=60,
+                                    headers={"X-Forwarded-For": f"10.1.{Api.made // 250}."
+                                             f"{Api.made % 250}"})
         if token is None:
             token = self.http.post("/api/players", json={"name": name}).json()["token"]
         self.token = token

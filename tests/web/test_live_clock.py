@@ -73,7 +73,11 @@ def test_a_stream_marks_its_seat_seen_and_wakes_at_the_clock_deadline(
     service.deadline = fake_deadline  # type: ignore[attr-defined]
     ann = Api(url)
     try:
-        state = ann.new_match()
+        # A table for two people: only there has a seat a grace period and a clock (a
+        # computer match's stream calls neither hook).
+        r = ann.http.post("/api/matches", json={"opponent": "person", "forfeit_current": True})
+        assert r.status_code == 201, r.text
+        state = r.json()
         stream = ann.events(state["id"])
         try:
             assert stream.next()["event"] == "version"
@@ -92,7 +96,7 @@ def test_a_second_seat_coming_and_going_reaches_the_first_seats_stream(
 ) -> None:
     url, _service = served
     ann, bob = Api(url), Api(url, name="Bob")
-    r = ann.http.post("/api/matches", json={"opponent": "person"})
+    r = ann.http.post("/api/matches", json={"opponent": "person", "forfeit_current": True})
     assert r.status_code == 201, r.text
     state = r.json()
     try:

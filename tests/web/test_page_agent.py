@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Server
+from .conftest import PAGE_SERVER_ARGS, Server
 from .test_page import MAX_STEPS, finish_hand_through_api, open_table, play_by_clicks, state_of
 
 AGENT = "agent_policy:first_legal"
@@ -25,7 +25,7 @@ CLICKED_MOVES = 6
 def agent_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("agent-server")
     server = Server(f"sqlite:///{folder / 'games.sqlite3'}", folder / "server.log",
-                    args=("--opponent-module", AGENT)).start()
+                    args=("--opponent-module", AGENT, *PAGE_SERVER_ARGS)).start()
     yield server
     server.stop()
 

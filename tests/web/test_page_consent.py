@@ -86,7 +86,7 @@ def test_an_unknown_invite_says_so_and_leaves_the_match_alone(
     mine = state_of(page, live_server)["id"]
     page.goto(f"{live_server.url}/?invite=NOSUCHCODE")
     page.wait_for_selector("body[data-ready=true]")
-    page.locator("#reason").filter(has_text="No such invite").wait_for()
+    page.locator("#reason").filter(has_text="No open table").wait_for()
     assert _status(page, live_server, mine) == "playing"
 
 

@@ -162,8 +162,8 @@ def _client_on(url: str, worker: str) -> httpx.Client:
 
 
 def test_a_rate_limit_counts_the_requests_of_every_worker(server: Server) -> None:
-    """New players from one address (30 a minute), sent to the two workers in turn: the 31st
-    is refused, whichever worker gets it (each counting alone would let 60 through). Malformed
+    """New players from one address (10 a minute), sent to the two workers in turn: the 11th
+    is refused, whichever worker gets it (each counting alone would let 20 through). Malformed
     requests first, to both workers: each a 422, and none uses up the allowance (the worker
     that refused it takes its count back in the shared database)."""
     url = server.url
@@ -175,20 +175,20 @@ def test_a_rate_limit_counts_the_requests_of_every_worker(server: Server) -> Non
         for i in range(4):
             malformed = clients[workers[i % 2]].post("/api/players", json={"name": 7})
             assert malformed.status_code == 422, malformed.text
-        for i in range(36):
+        for i in range(16):
             worker = workers[i % 2]
             r = clients[worker].post("/api/players", json={"name": "Kim"})
             answers.append((worker, r.status_code))
             if r.status_code == 429:
                 assert r.json()["detail"].startswith(
-                    "Too many new players: at most 30 per minute.")
+                    "Too many new players: at most 10 per minute.")
                 assert int(r.headers["retry-after"]) >= 1
         for worker, client in clients.items():  # still the same connections
             assert client.get("/api/health").json()["worker"] == worker
     finally:
         for client in clients.values():
             client.close()
-    assert [code for _, code in answers] == [201] * 30 + [429] * 6
+    assert [code for _, code in answers] == [201] * 10 + [429] * 6
     assert {w for w, code in answers if code == 201} == set(workers)
     assert {w for w, code in answers if code == 429} == set(workers)
 

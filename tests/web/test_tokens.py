@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, text
 
 from ginrummy.store import Store
-from ginrummy.store_tokens import _Token
+from ginrummy.store_tokens import CODE_REFUSED, _Token
 
 
 class Clock:
@@ -99,7 +99,7 @@ def test_sign_out_everywhere_revokes_every_token_and_gives_a_fresh_one(
     assert (_me(client, first), _me(client, second), _me(client, fresh["token"])) == (401, 401,
                                                                                      200)
     r = client.post("/api/players/claim", json={"code": unused})
-    assert r.status_code == 404 and "no such transfer code" in r.json()["detail"]
+    assert r.status_code == 404 and r.json()["detail"] == CODE_REFUSED
 
 
 def test_a_transfer_code_signs_in_another_browser_once(
@@ -122,13 +122,14 @@ def test_a_transfer_code_signs_in_another_browser_once(
     assert me["current_match"] == match["id"]
     assert _me(client, made["token"]) == 200  # the first browser stays signed in
 
-    r = client.post("/api/players/claim", json={"code": code})
-    assert r.status_code == 404 and "used already" in r.json()["detail"]
-
+    # Used already, expired and unknown: one answer, so a guess learns nothing of the codes.
+    used = client.post("/api/players/claim", json={"code": code})
     late = client.post("/api/me/transfer-code", headers=auth).json()["code"]
     clock.advance(minutes=10)
-    r = client.post("/api/players/claim", json={"code": late})
-    assert r.status_code == 404 and "expired" in r.json()["detail"]
+    expired = client.post("/api/players/claim", json={"code": late})
+    unknown = client.post("/api/players/claim", json={"code": "ABCD-EFGH-JKMN"})
+    for r in (used, expired, unknown):
+        assert (r.status_code, r.json()) == (404, {"detail": CODE_REFUSED})
 
     with store.engine.connect() as conn:
         stored = " ".join(str(v) for row in conn.execute(text("SELECT * FROM transfer_codes"))
@@ -144,7 +145,7 @@ def test_bad_claims_and_anonymous_requests_change_nothing(client: TestClient, st
         r = client.post("/api/players/claim", json=body)
         assert r.status_code in (404, 422) and r.json()["detail"], body
     r = client.post("/api/players/claim", json={"code": "ABCD-EFGH-JKMN"})
-    assert r.status_code == 404 and "no such transfer code" in r.json()["detail"]
+    assert r.status_code == 404 and r.json()["detail"] == CODE_REFUSED
     for path in ("/api/me/transfer-code", "/api/me/sign-out-everywhere"):
         assert client.post(path).status_code == 401
         assert client.post(path, headers={"Authorization": "Bearer forged"}).status_code == 401

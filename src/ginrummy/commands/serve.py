@@ -8,11 +8,21 @@ database without touching its schema. uvicorn's supervisor starts a new worker w
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 import socket
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
+
+from ..web.bounds import (
+    BODY_SECONDS,
+    HEADER_SECONDS,
+    KEEP_ALIVE_SECONDS,
+    STREAMS_PER_ADDRESS,
+    STREAMS_TOTAL,
+)
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -22,18 +32,54 @@ PORT_TRIES = 50
 
 #: The environment variables that carry the settings to worker processes.
 ENV_DB, ENV_AGENT, ENV_KEY_FILE = "GINRUMMY_DB_URL", "GINRUMMY_AGENT", "GINRUMMY_KEY_FILE"
+#: The bounds changed on the command line (JSON: ``rate``, ``streams``).
+ENV_BOUNDS = "GINRUMMY_BOUNDS"
 
 
 def worker_app() -> FastAPI:
     """The app of one worker process (a uvicorn factory): the database and opponent policy
-    from :data:`ENV_DB` and :data:`ENV_AGENT`; a database not at the newest schema revision is
-    refused (the parent upgraded it before starting the workers)."""
+    from :data:`ENV_DB` and :data:`ENV_AGENT`, the bounds from :data:`ENV_BOUNDS`; a database
+    not at the newest schema revision is refused (the parent upgraded it before starting the
+    workers)."""
     from ..store import Store
-    from ..web import create_app
 
     store = Store(os.environ[ENV_DB], migrate=False,
                   key_file=os.environ.get(ENV_KEY_FILE) or None)
-    return create_app(store=store, agent=os.environ.get(ENV_AGENT) or None)
+    return _app(store, os.environ.get(ENV_AGENT) or None,
+                json.loads(os.environ.get(ENV_BOUNDS) or "{}"))
+
+
+def _app(store: Any, agent: str | None, bounds: dict[str, Any]) -> FastAPI:
+    """The app over ``store`` with the bounds given on the command line (``rate``: rate limits
+    changed by kind; ``streams``: the event streams' bounds changed)."""
+    import dataclasses
+
+    from ..web import create_app
+    from ..web.limits import RateLimits
+    from ..web.streams import StreamLimits
+
+    return create_app(store=store, agent=agent,
+                      limits=RateLimits().changed(bounds.get("rate", {})),
+                      streams=dataclasses.replace(StreamLimits(), **bounds.get("streams", {})))
+
+
+def _rate_limits(values: tuple[str, ...]) -> dict[str, str]:
+    """``--rate-limit KIND=LIMIT`` options as a checked mapping (a bad one: a usage error)."""
+    from ..web.limits import RateLimits
+
+    changes: dict[str, str] = {}
+    for value in values:
+        kind, sep, limit = value.partition("=")
+        if not sep:
+            raise click.BadParameter(f"{value!r} is not KIND=LIMIT (e.g. "
+                                     "players_address=20/minute;200/hour)",
+                                     param_hint="--rate-limit")
+        changes[kind.strip()] = limit
+    try:
+        RateLimits().changed(changes)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--rate-limit") from None
+    return changes
 
 
 def bind_socket(host: str, port: int, *, tries: int = PORT_TRIES) -> socket.socket:
@@ -92,16 +138,36 @@ def url_of(sock: socket.socket, scheme: str = "http") -> str:
               help="serve HTTPS with this certificate (PEM, chain included); see docs/web.md")
 @click.option("--ssl-keyfile", type=click.Path(exists=True, dir_okay=False), default=None,
               help="the certificate's private key (PEM), when not in --ssl-certfile")
+@click.option("--header-timeout", default=HEADER_SECONDS, show_default=True,
+              type=click.FloatRange(0.1, 3600), metavar="SECONDS",
+              help="close a connection whose request head is not complete this long after it "
+              "opened or after its previous answer")
+@click.option("--body-timeout", default=BODY_SECONDS, show_default=True,
+              type=click.FloatRange(0.1, 3600), metavar="SECONDS",
+              help="close a connection whose request body is not complete this long after its "
+              "head")
+@click.option("--rate-limit", "rate_limits", multiple=True, metavar="KIND=LIMIT",
+              help="change one rate limit, e.g. players_address=20/minute;200/hour or "
+              "joins_address=off (repeat for more; the kinds and defaults: docs/web.md)")
+@click.option("--max-streams", default=STREAMS_TOTAL, show_default=True,
+              type=click.IntRange(1, 1_000_000),
+              help="live event streams one worker process holds; when full, the longest idle "
+              "one is shed for a new one")
+@click.option("--streams-per-address", default=STREAMS_PER_ADDRESS, show_default=True,
+              type=click.IntRange(1, 1_000_000),
+              help="live event streams one client address may hold in one worker process")
 def serve(
     host: str, port: int, db_url: str | None, agent: str | None, key_file: str | None,
-    workers: int, ssl_certfile: str | None, ssl_keyfile: str | None,
+    workers: int, ssl_certfile: str | None, ssl_keyfile: str | None, header_timeout: float,
+    body_timeout: float, rate_limits: tuple[str, ...], max_streams: int,
+    streams_per_address: int,
 ) -> None:
     """Start the web table: play gin rummy against the computer in your browser."""
     import uvicorn
 
     from ..errors import GinRummyError
     from ..store import SecretKeyError, Store
-    from ..web import create_app
+    from ..web.http_timeouts import TimedH11Protocol
 
     if not host.strip():
         # An empty host would listen on every network interface: say one to mean it.
@@ -120,6 +186,12 @@ def serve(
                 f"cannot use {ssl_certfile}{f' with {ssl_keyfile}' if ssl_keyfile else ''} as "
                 f"the server's certificate and key (PEM): {exc.strerror or exc}",
                 param_hint="--ssl-certfile") from None
+    bounds = {"rate": _rate_limits(rate_limits),
+              "streams": {"total": max_streams, "per_address": streams_per_address}}
+    # uvicorn's h11 protocol with the request's head and body timeouts (a partial of a class,
+    # so it travels to the worker processes).
+    protocol: Any = functools.partial(TimedH11Protocol, header_timeout=header_timeout,
+                                      body_timeout=body_timeout)
     if agent is not None:  # refuse a bad reference before anything starts
         agent = agent.strip()
         try:
@@ -146,8 +218,9 @@ def serve(
     click.echo("Press Ctrl+C to stop.")
     try:
         if workers == 1:
-            app = create_app(store=store, agent=agent)
-            config = uvicorn.Config(app, log_level="warning", access_log=False,
+            app = _app(store, agent, bounds)
+            config = uvicorn.Config(app, log_level="warning", access_log=False, http=protocol,
+                                    timeout_keep_alive=KEEP_ALIVE_SECONDS,
                                     ssl_certfile=ssl_certfile, ssl_keyfile=ssl_keyfile)
             uvicorn.Server(config).run(sockets=[sock])
         else:
@@ -158,9 +231,16 @@ def serve(
             os.environ[ENV_DB] = url
             os.environ[ENV_AGENT] = agent or ""
             os.environ[ENV_KEY_FILE] = os.path.abspath(key_file) if key_file else ""
+            os.environ[ENV_BOUNDS] = json.dumps(bounds)
+            # The workers allocate through glibc's malloc rather than Python's arenas, so
+            # that the memory of a flood of streams goes back to the system when they close
+            # (an arena is freed only when wholly empty; a few objects that outlive the flood
+            # keep most of them): see docs/web.md, "Limits".
+            os.environ.setdefault("PYTHONMALLOC", "malloc")
             config = uvicorn.Config(
                 f"{__name__}:worker_app", factory=True, workers=workers,
-                log_level="warning", access_log=False,
+                log_level="warning", access_log=False, http=protocol,
+                timeout_keep_alive=KEEP_ALIVE_SECONDS,
                 ssl_certfile=ssl_certfile, ssl_keyfile=ssl_keyfile,
             )
             Multiprocess(config, sockets=[sock]).run()

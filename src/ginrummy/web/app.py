@@ -39,6 +39,7 @@ from .live_routes import install as install_live
 from .routes import router
 from .schemas import MATCH_KINDS
 from .service import Conflict, NotFound, TableService
+from .streams import StreamLimits
 from .token_routes import router as token_router
 
 __all__ = ["create_app", "MAX_BODY", "STATIC"]
@@ -214,13 +215,15 @@ def create_app(
     limits: RateLimits | None = None,
     coach_processes: int = 1,
     coach_queue: int = 4,
+    streams: StreamLimits | None = None,
 ) -> FastAPI:
     """The web table over the database at ``db_url`` (default: the user's SQLite file).
     ``agent``: a policy reference (``package.module:attr``) offered as opponent level
     ``"agent"``, loaded once here (a bad one raises :class:`~ginrummy.errors.GinRummyError`).
     ``limits``: the rate limits (default :class:`RateLimits`). The coach's work runs in
     ``coach_processes`` worker processes (``0``: in the request's thread), started at its first
-    use, with at most ``coach_queue`` requests waiting (see :mod:`ginrummy.web.limits`)."""
+    use, with at most ``coach_queue`` requests waiting (see :mod:`ginrummy.web.limits`).
+    ``streams``: the bounds on open event streams (default :class:`~.streams.StreamLimits`)."""
     service = TableService(store or Store(db_url), agent=agent)
     pool = CoachPool(processes=coach_processes, queue=coach_queue)
 
@@ -250,7 +253,7 @@ def create_app(
     app.include_router(numbers_router)
     app.include_router(coach_router)
     app.include_router(coach_lessons_router)
-    install_live(app, service)  # the live events: GET /api/matches/{id}/events
+    install_live(app, service, limits=streams)  # the live events: GET /api/matches/{id}/events
 
     def _error(status: int, detail: str) -> JSONResponse:
         return JSONResponse({"detail": detail}, status_code=status)

@@ -24,7 +24,7 @@ from .coach_schemas import (
 from .coach_service import CoachService
 from .learn_routes import ERRORS as _LEARN_ERRORS
 from .learn_routes import SituationId, find_situation
-from .limits import client_address, limit_lesson_coach, limiter_of
+from .limits import client_address, limit_lesson_coach, limit_pair
 from .routes import ERRORS, MatchId, Player
 from .schemas import error_answers
 
@@ -32,10 +32,7 @@ __all__ = ["router", "lessons_router"]
 
 def _limit(request: Request, player: Player) -> None:
     """Coach requests per player and per client address (429 with ``Retry-After``)."""
-    limiter = limiter_of(request)
-    limiter.check("coach_player", f"player:{player.id}", "coach requests", request)
-    limiter.check("coach_address", client_address(request), "coach requests from your address",
-                  request)
+    limit_pair(request, "coach", player.id, "coach requests")
 
 
 #: The answers a rate-limited route adds to its errors.

@@ -27,11 +27,11 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Generic, TypeVar
 
 from fastapi import HTTPException, Request
@@ -41,7 +41,7 @@ from ..store import Store
 
 __all__ = [
     "RateLimits", "RateLimiter", "CoachPool", "Recent", "TooMany", "client_address",
-    "limit_new_players", "limit_lesson_coach",
+    "limit_claims", "limit_new_players", "limit_lesson_coach", "limit_pair",
 ]
 
 T = TypeVar("T")
@@ -60,13 +60,54 @@ class RateLimits:
     coach_address: str = "360/minute;6000/hour"
     #: The coach's view at a sample situation (no token needed), per client address.
     lesson_address: str = "60/minute;600/hour"
-    #: New players, per client address.
-    players_address: str = "30/minute;300/hour;1000/day"
+    #: New players (accounts), per client address. The page makes one per new browser, so a
+    #: household or a classroom behind one address makes a few at a time and a few dozen a
+    #: day; a script making accounts to farm ratings or flood the lobby is held to 100 an hour.
+    players_address: str = "10/minute;100/hour;300/day"
+    #: New matches and tables (``POST /api/matches``), per player: a match against the
+    #: computer or a table for two lasts minutes, and each new one ends the player's last.
+    matches_player: str = "30/minute;300/hour"
+    #: The same, per client address.
+    matches_address: str = "120/minute;1500/hour"
+    #: Joins (``POST /api/invites/{invite}``, and a look at an invite before joining), per
+    #: player: each request tries one invite or short code, so this bounds guessing them.
+    joins_player: str = "20/minute;200/hour"
+    #: The same, per client address.
+    joins_address: str = "60/minute;600/hour;2000/day"
+    #: Transfer codes made (``POST /api/me/transfer-code``), per player.
+    transfer_player: str = "5/minute;30/hour"
+    #: The same, per client address.
+    transfer_address: str = "20/minute;200/hour"
+    #: Transfer codes tried (``POST /api/players/claim``, no token), per client address: a
+    #: person types one code, and again after a typing mistake.
+    claims_address: str = "5/minute;20/hour;100/day"
 
     @classmethod
     def off(cls) -> RateLimits:
         """No rate limits at all (for a benchmark of the worst case)."""
         return cls(**{f.name: "" for f in fields(cls)})
+
+    def changed(self, changes: Mapping[str, str]) -> RateLimits:
+        """These limits with some kinds changed (``{"players_address": "20/minute"}``; ``""``
+        or ``"off"``: no limit), each checked: an unknown kind or a limit the ``limits``
+        notation cannot read is a :class:`ValueError` saying so."""
+        kinds = [f.name for f in fields(self)]
+        out: dict[str, str] = {}
+        for kind, value in changes.items():
+            if kind not in kinds:
+                raise ValueError(f"there is no rate limit {kind!r}; the kinds are "
+                                 f"{', '.join(kinds)}")
+            value = value.strip()
+            if value.lower() in ("", "off"):
+                out[kind] = ""
+                continue
+            try:
+                parse_many(value)
+            except ValueError:
+                raise ValueError(f"{kind}: {value!r} is not a limit such as '10/minute;100/hour'"
+                                 ) from None
+            out[kind] = value
+        return replace(self, **out)
 
 
 class TooMany(HTTPException):
@@ -100,17 +141,39 @@ class RateLimiter:
         """Count one request of ``kind`` by ``who``; over a limit, :class:`TooMany` (429)
         saying ``what`` is limited and when to try again, and the request is not counted.
         Given the ``request``, the count is noted on it for :meth:`refund`."""
+        self.check_all([(kind, who, what)], request)
+
+    def check_all(self, checks: Sequence[tuple[str, str, str]],
+                  request: Request | None = None) -> None:
+        """:meth:`check` each ``(kind, who, what)`` in turn, all or nothing: when one is over
+        its limit, those counted before it are taken back, so a refused request uses up no
+        allowance at all (the player's, say, when the address's limit refuses it)."""
+        counted: list[tuple[str, str, float]] = []
+        try:
+            for kind, who, what in checks:
+                at = self._hit(kind, who, what)
+                if at is not None:
+                    counted.append((kind, who, at))
+        except TooMany:
+            for kind, who, at in counted:
+                self.store.rate_unhit(kind, who, at)
+            raise
+        if request is not None and counted:
+            request.state.rate_hits = [*getattr(request.state, "rate_hits", ()), *counted]
+
+    def _hit(self, kind: str, who: str, what: str) -> float | None:
+        """Count one request; the time it was counted at, or ``None`` for a kind without a
+        limit. Over a limit: :class:`TooMany`, nothing counted."""
         windows = self._windows[kind]
         if not windows:
-            return
+            return None
         now = self.clock()
         over = self.store.rate_hit(kind, who, windows, now)
         if over is not None:
             index, wait = over
             raise TooMany(429, f"Too many {what}: at most {_per(self._items[kind][index])}. "
                           f"Try again in {max(1, math.ceil(wait))} s.", wait)
-        if request is not None:
-            request.state.rate_hits = [*getattr(request.state, "rate_hits", ()), (kind, who, now)]
+        return now
 
     def refund(self, request: Request) -> None:
         """Take back every count :meth:`check` noted on ``request``: the request was let
@@ -257,10 +320,25 @@ def limiter_of(request: Request) -> RateLimiter:
     return limiter
 
 
+def limit_pair(request: Request, kind: str, player_id: int, what: str) -> None:
+    """Count a request of ``kind`` by the player (``<kind>_player``) and by the client address
+    (``<kind>_address``), all or nothing (429 with ``Retry-After`` over either)."""
+    limiter_of(request).check_all([
+        (f"{kind}_player", f"player:{player_id}", what),
+        (f"{kind}_address", client_address(request), f"{what} from your address"),
+    ], request)
+
+
 def limit_new_players(request: Request) -> None:
     """A dependency of ``POST /api/players``: new players per client address."""
     limiter_of(request).check("players_address", client_address(request), "new players",
                               request)
+
+
+def limit_claims(request: Request) -> None:
+    """A dependency of ``POST /api/players/claim``: transfer codes tried per client address."""
+    limiter_of(request).check("claims_address", client_address(request),
+                              "transfer codes tried", request)
 
 
 def limit_lesson_coach(request: Request) -> None:

@@ -14,9 +14,12 @@ Bearer auth as every other route (the page reads the stream with ``fetch`` and a
 Resuming: send the last version seen as ``Last-Event-ID`` (or ``?since=``); when the match is
 still at it, the stream starts with ``presence``, otherwise with the newest version at once.
 
-Each worker process allows :data:`MAX_STREAMS_PER_PLAYER` open streams per player (429 with
-``Retry-After`` beyond) and :data:`MAX_STREAMS` in all (503). A stream ends when the client
-goes or the server shuts down (sse-starlette watches uvicorn's exit signal). While it is open
+Each worker process bounds its open streams per player, per client address and in all
+(:mod:`~ginrummy.web.streams`: a player's stream past their bound replaces their oldest, one
+past the address's bound is a 429 with ``Retry-After``, and a full worker sheds its longest idle
+stream rather than refuse a fresh one). A stream ends when the client goes, when it is shed
+(its response completed: the page reconnects later) or when the server shuts down
+(sse-starlette watches uvicorn's exit signal). While it is open
 its seat's presence row is refreshed and the service's ``seen`` called for it every
 :data:`~.live.HEARTBEAT_SECONDS`, by one keep-alive task per process for all its streams
 (which also wakes the streams of a match where a seat went stale); when the match has a clock
@@ -37,11 +40,12 @@ from dataclasses import dataclass, field
 from typing import Annotated
 
 import anyio
-from fastapi import APIRouter, FastAPI, Header, HTTPException, Query, Request
+from fastapi import APIRouter, FastAPI, Header, Query, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 from starlette.types import Receive, Scope, Send
 
+from .limits import client_address
 from .live import (
     HEARTBEAT_SECONDS,
     Bus,
@@ -55,17 +59,19 @@ from .live import (
 )
 from .routes import ERRORS, MatchId, Player
 from .service import NotFound, TableService
+from .streams import TRIM_QUIET, TRIM_ROUNDS, Slot, StreamLimits, Streams, give_memory_back
 
-__all__ = ["install", "router", "Live", "MAX_STREAMS", "MAX_STREAMS_PER_PLAYER", "PING_SECONDS"]
+__all__ = ["install", "router", "Live", "MAX_STREAMS", "MAX_STREAMS_PER_ADDRESS",
+           "MAX_STREAMS_PER_PLAYER", "PING_SECONDS"]
 
 log = logging.getLogger(__name__)
 
 #: Open streams one player may hold in one worker process (tabs, devices).
-MAX_STREAMS_PER_PLAYER = 4
+MAX_STREAMS_PER_PLAYER = StreamLimits().per_player
+#: Open streams one client address may hold in one worker process.
+MAX_STREAMS_PER_ADDRESS = StreamLimits().per_address
 #: Open streams one worker process holds in all.
-MAX_STREAMS = 2000
-#: The ``Retry-After`` of a refused stream, in seconds.
-RETRY_AFTER = 5
+MAX_STREAMS = StreamLimits().total
 #: How often a keep-alive comment is sent.
 PING_SECONDS = 15
 #: Longest a stream may take to end by itself once the server shuts down.
@@ -91,18 +97,22 @@ router = APIRouter(prefix="/api", lifespan=_lifespan)
 
 @dataclass
 class Live:
-    """The live events of one app: its bus, the presence rows, the per-player stream counts."""
+    """The live events of one app: its bus, the presence rows, the open streams' bounds."""
 
     service: TableService
     bus: Bus
     presence: Presence
-    per_player: int = MAX_STREAMS_PER_PLAYER
-    total: int = MAX_STREAMS
-    open: Counter[int] = field(default_factory=Counter)
+    streams: Streams = field(default_factory=Streams)
     #: Open streams by ``(match id, seat)``, for the keep-alive.
     seats: Counter[tuple[str, int]] = field(default_factory=Counter)
+    #: The matches among them that are tables for two people (where presence has deadlines).
+    people: set[str] = field(default_factory=set)
     _keepalive: asyncio.Task[None] | None = None
     _shown: dict[str, object] = field(default_factory=dict)
+    _trimming: asyncio.Task[None] | None = None
+
+    def __post_init__(self) -> None:
+        self.streams.on_many_closed = self._give_memory_back
 
     async def start(self) -> None:
         """Start the bus and the keep-alive on the running loop (again if its loop has gone)."""
@@ -128,8 +138,9 @@ class Live:
             seats = [k for k, n in self.seats.items() if n > 0]
             if not seats:
                 continue
+            seen = [(m, seat) for m, seat in seats if m in self.people]
             try:
-                found = await run_in_threadpool(self._beat, seats)
+                found = await run_in_threadpool(self._beat, seats, seen)
             except Exception:
                 log.warning("refreshing the presence rows failed", exc_info=True)
                 continue
@@ -140,38 +151,52 @@ class Live:
             for gone in set(self._shown) - set(found):
                 del self._shown[gone]
 
-    def take(self, player_id: int) -> None:
-        """Count a new stream of the player, or refuse it (429, or 503 when the process is
-        full). Called on the event loop only."""
-        if sum(self.open.values()) >= self.total:
-            raise HTTPException(503, "This server holds as many live streams as it can; "
-                                "try again shortly.", headers={"Retry-After": str(RETRY_AFTER)})
-        if self.open[player_id] >= self.per_player:
-            raise HTTPException(
-                429, f"You already have {self.per_player} live streams open here; close one "
-                "(another tab?) and try again.", headers={"Retry-After": str(RETRY_AFTER)})
-        self.open[player_id] += 1
+    def take(self, player_id: int, address: str) -> Slot:
+        """Count a new stream of the player from ``address`` (see :class:`Streams`), or refuse
+        it (429). Called on the event loop only."""
+        return self.streams.take(player_id, address)
 
-    def give_back(self, player_id: int) -> None:
-        self.open[player_id] -= 1
-        if self.open[player_id] <= 0:
-            del self.open[player_id]
+    def give_back(self, slot: Slot) -> None:
+        self.streams.give_back(slot)
+
+    def _give_memory_back(self) -> None:
+        """Many streams closed: once the closing is over, collect and trim the heap (in a
+        thread: the event loop carries on meanwhile)."""
+        if self._trimming is None or self._trimming.done():
+            self._trimming = asyncio.get_running_loop().create_task(self._trim_when_quiet())
+
+    async def _trim_when_quiet(self) -> None:
+        streams = self.streams
+        for _round in range(TRIM_ROUNDS):  # again while streams went on closing meanwhile
+            while not streams.quiet():
+                await asyncio.sleep(TRIM_QUIET)
+            streams.closed_since_trim = 0
+            await asyncio.get_running_loop().run_in_executor(None, give_memory_back)
+            if not streams.closed_since_trim:
+                return
 
     # In the thread pool: the database.
 
-    def arrive(self, match_id: str, seat: int) -> tuple[int, list[SeatPresence], float | None]:
-        """A stream of ``seat`` opens: presence, the current version, the clock's deadline."""
+    def arrive(self, match_id: str, seat: int, people: bool
+               ) -> tuple[int, list[SeatPresence], float | None]:
+        """A stream of ``seat`` opens: presence, the current version, and at a table for two
+        people (``people``) the person seen and the next deadline."""
         self.presence.arrive(match_id, seat)
-        self.service.seen(match_id, seat)
+        if people:
+            self.service.seen(match_id, seat)
         self.bus.publish_presence(match_id)
         version = read_versions(self.service.store.engine, [match_id]).get(match_id)
         if version is None:
             raise NotFound(match_id)
-        return version, self.presence.of(match_id), next_deadline(self.service, match_id)
+        deadline = next_deadline(self.service, match_id) if people else None
+        return version, self.presence.of(match_id), deadline
 
-    def _beat(self, seats: list[tuple[str, int]]) -> dict[str, object]:
+    def _beat(self, seats: list[tuple[str, int]],
+              people: list[tuple[str, int]]) -> dict[str, object]:
+        """Refresh the presence rows of ``seats``; the persons of ``people`` (the seats at
+        tables for two people) are seen (their grace period starts again)."""
         self.presence.beat_many(seats)
-        for match_id, seat in seats:
+        for match_id, seat in people:
             self.service.seen(match_id, seat)
         found = self.presence.of_many(sorted({m for m, _s in seats}))
         return {m: presence_key(p) for m, p in found.items()}
@@ -188,10 +213,13 @@ def next_deadline(service: TableService, match_id: str) -> float | None:
 
 
 
-def install(app: FastAPI, service: TableService, *, bus: Bus | None = None) -> Live:
+def install(app: FastAPI, service: TableService, *, bus: Bus | None = None,
+            limits: StreamLimits | None = None) -> Live:
     """Wire the live events into ``app``: the bus (by default the one for the store's
-    database) hears every committed change of ``service``, and the stream route is added."""
-    live = Live(service, bus or bus_for(service.store), Presence(service.store))
+    database) hears every committed change of ``service``, and the stream route is added;
+    ``limits``: the open streams' bounds (default :class:`StreamLimits`)."""
+    live = Live(service, bus or bus_for(service.store), Presence(service.store),
+                Streams(limits or StreamLimits()))
     service.on_change = live.bus.publish
     app.state.live = live
     app.include_router(router)
@@ -240,7 +268,8 @@ def _presence_event(data: dict[str, object]) -> ServerSentEvent:
         **ERRORS,
         200: {"content": {"text/event-stream": {}},
               "description": "the match's events: version, presence"},
-        429: {"description": "too many open streams for this player (see Retry-After)"},
+        429: {"description": "too many open streams for this player or address (see "
+              "Retry-After)"},
     },
 )
 async def events(
@@ -262,31 +291,36 @@ async def events(
     live: Live = request.app.state.live
     service = live.service
     seat, people = await run_in_threadpool(service.seating, player, match_id)
-    live.take(player.id)
+    slot = live.take(player.id, client_address(request))
     sub: Subscription | None = None
     try:
         await live.start()
         sub = live.bus.subscribe(match_id)
-        version, seats, deadline = await run_in_threadpool(live.arrive, match_id, seat)
+        slot.attach(sub.stop)
+        version, seats, deadline = await run_in_threadpool(live.arrive, match_id, seat, people)
     except BaseException:
         if sub is not None:
             live.bus.unsubscribe(sub)
-        live.give_back(player.id)
+        live.give_back(slot)
         raise
     resume = since if since is not None else (
         int(last_event_id) if last_event_id is not None else None)
     the_sub = sub
     live.seats[match_id, seat] += 1
+    if people:
+        live.people.add(match_id)
 
     async def close() -> None:
         live.bus.unsubscribe(the_sub)
-        live.give_back(player.id)
+        live.give_back(slot)
         live.seats[match_id, seat] -= 1
         if live.seats[match_id, seat] <= 0:
             del live.seats[match_id, seat]
+            if (match_id, 1 - seat) not in live.seats:
+                live.people.discard(match_id)
         await run_in_threadpool(live.leave, match_id, seat)
 
-    body = _events(live, the_sub, seat, version, resume, seats, deadline, people)
+    body = _events(live, the_sub, slot, seat, version, resume, seats, deadline, people)
     return _Stream(body, the_sub, close)
 
 
@@ -302,6 +336,7 @@ def presence(request: Request, player: Player, match_id: MatchId) -> dict[str, o
 async def _events(
     live: Live,
     sub: Subscription,
+    slot: Slot,
     seat: int,
     version: int,
     resume: int | None,
@@ -330,6 +365,7 @@ async def _events(
             deadline = await run_in_threadpool(next_deadline, service, match_id)
         if sub.version > sent:
             sent = sub.version
+            live.streams.sent(slot)  # not idle (only events count: a ping does not)
             yield _version_event(match_id, sent)
             if people:
                 deadline = await run_in_threadpool(service.deadline, match_id)
@@ -337,4 +373,5 @@ async def _events(
             seats = await run_in_threadpool(live.presence.of, match_id)
             if presence_key(seats) != shown:
                 shown = presence_key(seats)
+                live.streams.sent(slot)
                 yield _presence_event(presence_data(match_id, seat, seats))

@@ -32,6 +32,8 @@ from .schemas import ClockOut, PeopleOut
 
 __all__ = [
     "GRACE_SECONDS",
+    "LOBBY_PER_ADDRESS",
+    "LOBBY_PRESENT_SECONDS",
     "SEEN_EVERY_SECONDS",
     "clock_of",
     "deadlines",
@@ -42,8 +44,19 @@ __all__ = [
     "people_out",
 ]
 
-#: How long a person may be away (no request, no event stream) before they forfeit.
+#: How long a person may be away (no request, no event stream) before they forfeit; a table
+#: nobody joined is closed when its creator has been away this long.
 GRACE_SECONDS = 120.0
+
+#: A table waiting for its second person is listed in the lobby only while its creator was
+#: seen in the last this many seconds: their page's event stream records them every
+#: :data:`~.live.HEARTBEAT_SECONDS` (15 s), so this is two and a half missed beats, as the
+#: streams' own presence (:data:`~.live.STALE_SECONDS`).
+LOBBY_PRESENT_SECONDS = 37.5
+
+#: The lobby lists at most this many tables made from one client address (the newest), so
+#: that many accounts behind one address cannot push everyone else's tables off its list.
+LOBBY_PER_ADDRESS = 3
 
 #: A request that changes nothing records the person as seen only when their last record is
 #: at least this old, so that a page reading the table after every event does not write a row
@@ -87,7 +100,10 @@ def deadlines(
     table: Table, people: PeopleInfo, grace: float
 ) -> list[tuple[float, int | None, str]]:
     """Every deadline of a match between two people that is running now, passed or not:
-    (when, the winning seat or ``None``, why: ``"time"`` or ``"left"``).
+    (when, the winning seat or ``None``, why: ``"time"``, ``"left"`` or ``"closed"``).
+
+    - Closed: a table nobody joined whose creator has not been seen for ``grace`` seconds is
+      closed, nobody winning (as when they start another match).
 
     - Out of time: the mover's clock (:func:`clock_of`); the mover loses.
     - Left: a person not seen for ``grace`` seconds loses.
@@ -96,8 +112,10 @@ def deadlines(
       A page sends its seed by itself within seconds, so only a page that stopped, or a
       client that holds the table hostage, meets this.
     """
-    if people.seats[1] is None or people.ended is not None or table.match.over:
+    if people.ended is not None or table.match.over:
         return []
+    if people.seats[1] is None:
+        return [(people.seen[0] + grace, None, "closed")]
     found: list[tuple[float, int | None, str]] = []
     clock = clock_of(table, people)
     if clock is not None:
@@ -117,7 +135,7 @@ def due(
 ) -> tuple[float, int | None, str] | None:
     """The first deadline of a match between two people that has passed at ``now`` (see
     :func:`deadlines`), or ``None`` when none has (the first to pass wins a tie of kinds)."""
-    if info.ended:
+    if info.ended or people.ended is not None:
         return None
     passed = [d for d in deadlines(table, people, grace) if d[0] <= now]
     return min(passed, key=lambda d: d[0]) if passed else None

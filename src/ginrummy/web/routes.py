@@ -14,7 +14,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from ..fields import same_fields
 from ..store import PERSON, InviteError, MatchInfo, PlayerInfo, PlayerStats
 from ..store_limits import address_hash
-from .limits import client_address, limit_new_players
+from .limits import client_address, limit_new_players, limit_pair
 from .rules_text import profile_catalogue
 from .schemas import (
     InviteOut,
@@ -38,7 +38,7 @@ from .schemas import (
 from .serialize import rules_out
 from .service import AGENT, TableService
 
-__all__ = ["router", "LEVELS"]
+__all__ = ["router", "LEVELS", "limit_joins", "limit_new_matches"]
 
 router = APIRouter(prefix="/api")
 
@@ -83,6 +83,22 @@ Player = Annotated[PlayerInfo, Depends(_player)]
 Service = Annotated[TableService, Depends(_service)]
 
 
+def limit_new_matches(request: Request, player: Player) -> None:
+    """A dependency of ``POST /api/matches``: new matches per player and per client address
+    (429 with ``Retry-After``; see :class:`~.limits.RateLimits`)."""
+    limit_pair(request, "matches", player.id, "new matches")
+
+
+def limit_joins(request: Request, player: Player) -> None:
+    """A dependency of every request that tries an invite or its short code (joining, and
+    looking at an invite first): per player and per client address, which bounds guessing."""
+    limit_pair(request, "joins", player.id, "invites tried")
+
+
+#: The answer a rate-limited route adds to its errors.
+LIMITED = error_answers(e429="too many requests: wait for Retry-After seconds")
+
+
 @router.get("/options", response_model=OptionsOut)
 def options(service: Service) -> OptionsOut:
     """The rule profiles (with every bonus) and opponent levels of the new-game window (with
@@ -125,7 +141,8 @@ def rename(player: Player, service: Service, body: RenameIn) -> PlayerOut:
     return PlayerOut(id=info.id, name=info.name, token=None)
 
 
-@router.post("/matches", response_model=MatchState, status_code=201, responses=ERRORS)
+@router.post("/matches", response_model=MatchState, status_code=201,
+             responses={**ERRORS, **LIMITED}, dependencies=[Depends(limit_new_matches)])
 def new_match(request: Request, player: Player, service: Service, body: MatchIn) -> MatchState:
     """Start a match against the computer, or with ``"opponent": "person"`` a table for two
     people (the answer's ``invite`` and ``people.code`` let the other person join). The
@@ -137,7 +154,8 @@ def new_match(request: Request, player: Player, service: Service, body: MatchIn)
 InviteId = Annotated[str, id_in_path("invite or short code", r"^[A-Za-z0-9_-]+$", 32)]
 
 
-@router.get("/invites/{invite}", response_model=InviteOut, responses=ERRORS)
+@router.get("/invites/{invite}", response_model=InviteOut, responses={**ERRORS, **LIMITED},
+            dependencies=[Depends(limit_joins)])
 def invite(player: Player, service: Service, invite: InviteId) -> InviteOut:
     """A table's terms before taking its seat: who made it, its rules and clock, the first
     hand's commitment (choose your client seed after reading it), and your unfinished match
@@ -149,7 +167,8 @@ def invite(player: Player, service: Service, invite: InviteId) -> InviteOut:
         raise HTTPException(exc.status, str(exc)) from None
 
 
-@router.post("/invites/{invite}", response_model=MatchState, responses=ERRORS)
+@router.post("/invites/{invite}", response_model=MatchState, responses={**ERRORS, **LIMITED},
+             dependencies=[Depends(limit_joins)])
 def join(
     request: Request, player: Player, service: Service, invite: InviteId,
     body: Annotated[JoinIn | None, Body()] = None,
@@ -157,8 +176,9 @@ def join(
     """Take the free seat of a table for two people with its invite (or its short code), with
     your ``client_seed`` for the first deal (dealt at once when the other person's is in).
     Your unfinished match ends only with ``"forfeit_current": true`` (else 409 saying what
-    would end, nothing changed). Taking a seat you hold answers the table. Unknown, used or
-    closed: 404; your own: 409; each with the reason."""
+    would end, nothing changed). Taking a seat you hold answers the table, nothing changed.
+    Unknown, used by someone else or closed: one 404 (a guesser learns nothing more); your
+    own table still waiting: 409."""
     body = body or JoinIn(client_seed=None, forfeit_current=False)
     try:
         return service.join(player, invite, address=address_hash(client_address(request)),
@@ -169,7 +189,8 @@ def join(
 
 @router.get("/lobby", response_model=list[LobbyTable])
 def lobby(service: Service) -> list[LobbyTable]:
-    """Open tables for two people whose creator let anyone join, newest first."""
+    """Open tables for two people whose creator let anyone join and is here now (their page
+    open), newest first, at most a few made from one client address."""
     return [
         LobbyTable(**same_fields(t, "invite code creator profile rules hollywood clock"),
                    created_at=t.created_at.isoformat() + "Z")

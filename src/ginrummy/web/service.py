@@ -56,6 +56,7 @@ from ..rules import RuleSet, get_rules
 from ..sealer import DealSealer
 from ..shuffle import SealError, check_client_seed
 from ..store import (
+    NO_OPEN_TABLE,
     PERSON,
     ConflictError,
     HandSummary,
@@ -73,6 +74,8 @@ from ..table import Computer, OnlinePerson, Person, Seat, Table, TurnError
 from ..view import PublicEvent
 from .people import (
     GRACE_SECONDS,
+    LOBBY_PER_ADDRESS,
+    LOBBY_PRESENT_SECONDS,
     SEEN_EVERY_SECONDS,
     deadlines,
     due,
@@ -130,8 +133,6 @@ REMATCH_BUSY = ("One of you is playing another match now; the rematch can start 
                 "match is over.")
 
 #: Why an invite cannot be used: unknown, used by someone else or closed, all said alike.
-NO_INVITE = "No such invite: check the link or the code."
-
 #: How many locks serialize requests on matches (see ``TableService._lock``).
 LOCK_STRIPES = 64
 
@@ -277,11 +278,12 @@ class TableService:
         :class:`~ginrummy.store.InviteError` (404), so a guess learns nothing."""
         people = self.store.find_invite(invite)
         if people is None or people.seats[1] not in (None, player.id):
-            raise InviteError(404, NO_INVITE)
+            raise InviteError(404, NO_OPEN_TABLE)
+        self.expire_due(people.match_id)  # a table whose creator is gone closes now
         with self._lock(people.match_id):
             found = self._read(people.match_id)
             if found is None or found[0].info.ended:
-                raise InviteError(404, NO_INVITE)
+                raise InviteError(404, NO_OPEN_TABLE)
             seated, entry = found
             people = seated.people or people
         seat: Literal["free", "yours", "taken"] = (
@@ -328,32 +330,42 @@ class TableService:
         other person's is in). An unfinished match of theirs ends only with their
         ``consent`` (else :class:`~ginrummy.store.UnfinishedMatchError`, nothing changed).
         ``address``: the hashed client address they join from. Taking a seat you hold
-        already answers the table as it is. Raises :class:`~ginrummy.store.InviteError`."""
-        found = self.store.find_invite(invite)
-        if found is not None and found.seats[1] == player.id:
-            return self.state(player, found.match_id)
-        if found is None:
-            raise InviteError(404, NO_INVITE)
+        already answers the table as it is. An invite that is unknown, used or closed (its
+        creator gone past the grace period: the table is closed now) is one and the same
+        :class:`~ginrummy.store.InviteError` (404)."""
         if client_seed is not None:
             try:
                 check_client_seed(client_seed)
             except SealError as exc:
                 raise GinRummyError(sentence(str(exc))) from None
-        match_id, ended = self.store.join_people_match(
-            invite, player.id, self.now(), address=address, seed=client_seed, consent=consent)
+        try:
+            match_id, ended, joined = self.store.join_people_match(
+                invite, player.id, self.now(), address=address, seed=client_seed,
+                consent=consent, grace=self.grace)
+        except InviteError as exc:
+            self._notify(exc.changed)
+            raise
         self._notify(ended)
         with self._lock(match_id):
             seated = self._load(player, match_id)
             people = seated.people
             assert people is not None
-            if len(people.seeds) == 2 and seated.entry.table.waiting_for_deal:
+            if joined and len(people.seeds) == 2 and seated.entry.table.waiting_for_deal:
                 return self._deal_people(seated, people.seeds)
-            self._notify([(match_id, seated.info.version)])
+            if joined:
+                self._notify([(match_id, seated.info.version)])
             return self._state(seated, None)
 
     def lobby(self) -> list[LobbyEntry]:
-        """Open tables for two people that nobody has joined yet."""
-        return self.store.lobby()
+        """Open tables for two people that nobody has joined yet, whose creator is here
+        (:data:`~.people.LOBBY_PRESENT_SECONDS`), a few per creator's address
+        (:data:`~.people.LOBBY_PER_ADDRESS`); tables whose creator is gone past the grace
+        period are closed on the way."""
+        entries, closed = self.store.lobby(
+            self.now(), present=LOBBY_PRESENT_SECONDS, gone=self.grace,
+            per_address=LOBBY_PER_ADDRESS)
+        self._notify(closed)
+        return entries
 
     def state(self, player: PlayerInfo, match_id: str) -> MatchState:
         with self._lock(match_id):
@@ -671,8 +683,11 @@ class TableService:
         if found is None:
             return None
         at, winner, reason = found
-        version = self.store.end_match_early(
-            info.id, expected_version=info.version, winner=winner, reason=reason, at=at)
+        if reason == "closed":  # a table nobody joined, its creator gone: nothing to count
+            version = self.store.close_waiting(info.id, expected_version=info.version)
+        else:
+            version = self.store.end_match_early(
+                info.id, expected_version=info.version, winner=winner, reason=reason, at=at)
         self._notify([(info.id, version)])
         return version
 
@@ -718,8 +733,7 @@ class TableService:
             if self._expire(info, entry, people) is not None:
                 return self._load(player, match_id)
             now = self.now()
-            if (touch and people.seats[1] is not None
-                    and now - people.seen[seat] >= SEEN_EVERY_SECONDS):
+            if touch and now - people.seen[seat] >= SEEN_EVERY_SECONDS:
                 self.store.touch_people(match_id, seat, now)
                 people = replace(people, seen=_with(people.seen, seat, now))
         return _Seated(info, entry, seat, people)

@@ -3,11 +3,12 @@ browser with a one-time transfer code (:mod:`ginrummy.store_tokens`)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, Depends, HTTPException, Request
 from pydantic import BaseModel, Field
 
 from ..store_tokens import CODE_LIFETIME, TransferCodeError
-from .routes import Player, Service
+from .limits import limit_claims, limit_pair
+from .routes import LIMITED, Player, Service
 from .schemas import PlayerOut, StrictIn, Text, error_answers
 
 __all__ = ["router"]
@@ -17,7 +18,7 @@ router = APIRouter(prefix="/api")
 ERRORS = error_answers(
     e400="a body that is not JSON",
     e401="missing or unknown player token",
-    e404="the transfer code is unknown, used already or expired",
+    e404="the transfer code is unknown, used already or expired (one answer for the three)",
     e413="request body too large",
     e422="malformed request",
 )
@@ -42,8 +43,13 @@ def sign_out_everywhere(player: Player, service: Service) -> PlayerOut:
     return PlayerOut(id=player.id, name=player.name, token=token)
 
 
+def limit_transfer_codes(request: Request, player: Player) -> None:
+    """Transfer codes made, per player and per client address (429 with ``Retry-After``)."""
+    limit_pair(request, "transfer", player.id, "transfer codes")
+
+
 @router.post("/me/transfer-code", response_model=TransferCodeOut, status_code=201,
-             responses=ERRORS)
+             responses={**ERRORS, **LIMITED}, dependencies=[Depends(limit_transfer_codes)])
 def transfer_code(player: Player, service: Service) -> TransferCodeOut:
     """A one-time code that signs another browser in as this player, for ten minutes."""
     code, expires = service.store.new_transfer_code(player.id)
@@ -51,7 +57,8 @@ def transfer_code(player: Player, service: Service) -> TransferCodeOut:
                            lifetime_seconds=int(CODE_LIFETIME.total_seconds()))
 
 
-@router.post("/players/claim", response_model=PlayerOut, responses=ERRORS)
+@router.post("/players/claim", response_model=PlayerOut, responses={**ERRORS, **LIMITED},
+             dependencies=[Depends(limit_claims)])
 def claim(service: Service, body: ClaimIn) -> PlayerOut:
     """Sign this browser in with a transfer code: the answer holds its own token."""
     try:
