@@ -10,10 +10,12 @@ import dataclasses
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bruteforce as bf
 from ginrummy import PROFILE_NAMES, InvalidRulesError, RuleSet, get_rules, settle_hand
-from ginrummy.rules import oklahoma_limit
+from ginrummy.rules import _CHOICE_FIELDS, OVERRIDABLE, from_description, oklahoma_limit
 
 # RULES.md, "The profiles", column by column.
 TABLE: dict[str, dict[str, Any]] = {
@@ -239,3 +241,25 @@ def test_one_check_gives_one_message(name: str, value: Any) -> None:
         get_rules("traditional", **{name: value})
     assert str(direct.value) == str(override.value)
     assert name in str(direct.value)
+
+
+@given(st.sampled_from(PROFILE_NAMES),
+       st.dictionaries(st.sampled_from(OVERRIDABLE), st.integers(0, 40) | st.booleans()
+                       | st.sampled_from(sorted({c for cs in _CHOICE_FIELDS.values()
+                                                 for c in cs})), max_size=4))
+@settings(max_examples=300, deadline=None)
+def test_a_description_reads_back_as_the_same_rules(profile: str, changes: dict[str, Any]
+                                                    ) -> None:
+    # Score sheets and the lobby keep a table's rules as describe() wrote them.
+    try:
+        rules = get_rules(profile, **changes)
+    except InvalidRulesError:
+        return  # not a rule set at all: nothing to describe
+    assert from_description(rules.describe()) == rules
+
+
+@pytest.mark.parametrize("text", ["", "nosuch", "modern (gin_bonus=30", "modern (gin_bonus)",
+                                  "modern (gin_bonus=many)", "modern (colour=red)"])
+def test_a_broken_description_is_refused(text: str) -> None:
+    with pytest.raises(InvalidRulesError):
+        from_description(text)

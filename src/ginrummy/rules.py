@@ -20,7 +20,7 @@ _PROFILE_KEYS = ("traditional", "modern", "browser", "house", "oklahoma")
 
 __all__ = [
     "RuleSet", "PROFILES", "PROFILE_NAMES", "get_rules", "RulesLike", "oklahoma_limit",
-    "WinnerRule", "read_override",
+    "WinnerRule", "read_override", "from_description",
 ]
 
 ShutoutRule = Literal["game_bonus", "double", "none"]
@@ -188,6 +188,22 @@ class RuleSet:
         out = dataclasses.asdict(self)
         out["overrides"] = dict(self.overrides)
         return out
+
+
+def from_description(text: str) -> RuleSet:
+    """The rule set that :meth:`RuleSet.describe` wrote as ``text`` (``modern (gin_bonus=30)``),
+    checked as :func:`get_rules` checks it; :class:`InvalidRulesError` for anything else."""
+    profile, _, rest = text.strip().partition(" (")
+    changes: dict[str, Any] = {}
+    if rest:
+        if not rest.endswith(")"):
+            raise InvalidRulesError(f"not a description of rules: {text!r}")
+        for part in rest[:-1].split(", "):
+            name, eq, value = part.partition("=")
+            if not eq:
+                raise InvalidRulesError(f"not a description of rules: {text!r}")
+            changes[name] = value
+    return get_rules(profile, **changes)
 
 
 def _fmt(v: Any) -> str:

@@ -302,6 +302,10 @@ def test_on_a_phone_the_clock_runs_and_a_resignation_ends_it_then_a_rematch(
     # Bob joins from the open tables in the New game window.
     bob.page.wait_for_selector("#dlg-new[open]")
     bob.press("#join-box summary")
+    # The open table reads in plain words (the rules' name, no "profile (key=value)").
+    bob.page.wait_for_selector("#lobby button[data-invite]")
+    listed = bob.page.locator("#lobby li").first.inner_text()
+    assert listed.startswith("Ann: ") and "=" not in listed and "(" not in listed
     bob.press("#lobby button[data-invite]")
     accept_terms(bob)
     ann.page.wait_for_selector("#people-bar:not([hidden])")

@@ -142,6 +142,9 @@ def test_the_lobby_lists_open_tables_until_someone_joins(client: TestClient) -> 
     lobby = client.get("/api/lobby").json()
     assert [t["invite"] for t in lobby] == [open_["invite"]]
     assert lobby[0]["creator"] == "Ann" and lobby[0]["clock"] == 60 and lobby[0]["hollywood"]
+    # Its rules in the words of the table's own cheat sheet, not the score sheet's notation.
+    assert lobby[0]["name"] == open_["rules"]["name"] and "Hollywood" in lobby[0]["name"]
+    assert "=" not in lobby[0]["name"]
     assert client.post(f"/api/invites/{lobby[0]['invite']}", headers=cy).status_code == 200
     assert client.get("/api/lobby").json() == []
 

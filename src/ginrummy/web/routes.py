@@ -11,7 +11,9 @@ from fastapi import APIRouter, Body, Depends, HTTPException, Query, Request
 from fastapi.responses import PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from ..cheatsheet import rules_name
 from ..fields import same_fields
+from ..rules import from_description
 from ..store import PERSON, InviteError, MatchInfo, PlayerInfo, PlayerStats
 from ..store_limits import address_hash
 from .limits import client_address, limit_new_players, limit_pair
@@ -193,6 +195,7 @@ def lobby(service: Service) -> list[LobbyTable]:
     open), newest first, at most a few made from one client address."""
     return [
         LobbyTable(**same_fields(t, "invite code creator profile rules hollywood clock"),
+                   name=rules_name(from_description(t.rules)),
                    created_at=t.created_at.isoformat() + "Z")
         for t in service.lobby()
     ]

@@ -622,7 +622,8 @@ class LobbyTable(BaseModel):
     code: str
     creator: str
     profile: str
-    rules: str
+    rules: str = Field(description="the rules as score sheets write them: profile (overrides)")
+    name: str = Field(description="the same rules in plain words, as the cheat sheet names them")
     hollywood: bool
     clock: int | None
     created_at: str

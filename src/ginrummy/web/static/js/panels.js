@@ -175,7 +175,7 @@ async function fillLobby() {
     btn.textContent = "Join";
     btn.setAttribute("aria-label", `Join ${t.creator}'s table`);
     const clock = t.clock ? CLOCK_TEXT[t.clock] || `${t.clock} s a move` : "no clock";
-    li.append(`${t.creator}: ${t.rules}${t.hollywood ? ", Hollywood" : ""}, ${clock} `, btn);
+    li.append(`${t.creator}: ${t.name}, ${clock} `, btn);
     return li;
   });
   if (!items.length) items.push(Object.assign(document.createElement("li"), { className: "muted small", textContent: "No open table right now." }));
