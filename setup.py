@@ -1,9 +1,9 @@
 """Build: compiles the rules engine's core with mypyc when the machine can.
 
-Everything else is in pyproject.toml. The modules named in ``ginrummy.native.COMPILED`` are
-compiled to C extensions (docs/architecture.md, "The compiled core"); with no C compiler or no
-Python headers, or with ``GINRUMMY_PURE=1``, the package installs as plain Python, which gives
-the same answers more slowly. A compile that fails is skipped the same way (the extensions are
+Everything else is in pyproject.toml. The modules named in
+``ginrummy.engine.native.COMPILED`` are compiled to C extensions (docs/architecture.md, "The
+compiled core"); with no C compiler or no Python headers, or with ``GINRUMMY_PURE=1``, the
+package installs as plain Python, which gives the same answers more slowly. A compile that fails is skipped the same way (the extensions are
 optional).
 """
 
@@ -21,7 +21,9 @@ from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
 PACKAGE = HERE / "src" / "ginrummy"
-NATIVE: dict[str, Any] = runpy.run_path(str(PACKAGE / "native.py"))
+#: Where the compiled core lives: the engine's folder (ginrummy.engine.native).
+CORE = PACKAGE / "engine"
+NATIVE: dict[str, Any] = runpy.run_path(str(CORE / "native.py"))
 #: The SHA-256 of each source as mypyc read it, written beside the build by BuildCore.
 HASHES: dict[str, str] = {}
 #: Where mypyc writes its C and its cache, relative to this file (emptied before each build).
@@ -35,7 +37,7 @@ def extensions() -> list:
         return []
     from mypyc.build import mypycify
 
-    HASHES.update(NATIVE["source_hashes"](PACKAGE))
+    HASHES.update(NATIVE["source_hashes"](CORE))
     # mypyc's C files and its type cache go to a directory of their own, emptied before each
     # build: compiling one module at a time runs mypy incrementally, and a cache left by an
     # earlier build made C that did not compile for a module whose source had not changed
@@ -45,7 +47,7 @@ def extensions() -> list:
     try:
         modules = mypycify(
             [f"--cache-dir={WORK}/cache",
-             *(f"src/ginrummy/{name}.py" for name in NATIVE["COMPILED"])],
+             *(f"src/ginrummy/engine/{name}.py" for name in NATIVE["COMPILED"])],
             target_dir=f"{WORK}/c", opt_level="3", debug_level="0",
             # One C file per module (not one for them all), so the C compiler runs on them side
             # by side (BuildCore): 37 s -> 21 s on two cores, and the calls as fast.
@@ -73,12 +75,12 @@ class BuildCore(build_ext):
     def run(self) -> None:
         if self.extensions and self.inplace:
             for name in NATIVE["COMPILED"]:
-                for old in NATIVE["built_files"](name, PACKAGE):
+                for old in NATIVE["built_files"](name, CORE):
                     old.unlink()
         super().run()
         if self.extensions and HASHES:
             text = json.dumps(HASHES, indent=1) + "\n"
-            targets = [Path(self.build_lib) / "ginrummy"] + ([PACKAGE] if self.inplace else [])
+            targets = [Path(self.build_lib) / "ginrummy" / "engine"] + ([CORE] if self.inplace else [])
             for target in targets:
                 target.mkdir(parents=True, exist_ok=True)
                 (target / NATIVE["BUILD_HASHES"]).write_text(text)

@@ -63,7 +63,7 @@ def environment_lines(packages: Sequence[str]) -> list[str]:
 
 
 def core_line() -> str:
-    """Whether ginrummy's core runs compiled (ginrummy/native.py) or as its Python source."""
+    """Whether ginrummy's core runs compiled (ginrummy/engine/native.py) or as its Python source."""
     from ginrummy import native  # importing it picks the build or the source
 
     if native.compiled():

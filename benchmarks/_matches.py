@@ -19,15 +19,15 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from ginrummy.hand import Hand
-from ginrummy.match import Match
+from ginrummy.engine.hand import Hand
+from ginrummy.engine.match import Match
+from ginrummy.engine.player import Player
+from ginrummy.engine.view import PlayerView
 from ginrummy.players import make
-from ginrummy.players.base import Player
 from ginrummy.players.expert import ExpertPlayer
 from ginrummy.players.hard import HARD, HardPlayer, Style
 from ginrummy.players.knowledge import PATIENT_FIT, QUICK_FIT
-from ginrummy.selfplay import play_match
-from ginrummy.view import PlayerView
+from ginrummy.selfplay.play import play_match
 
 __all__ = ["MatchResult", "PlayerSpec", "Series", "balanced_match", "decisions", "run_series",
            "wilson"]

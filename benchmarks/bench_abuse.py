@@ -58,7 +58,7 @@ from bench_web_clients import fresh_database, postgres_cluster
 
 #: How long a server may take to start.
 STARTUP_SECONDS = 60
-#: The short codes' letters (ginrummy.web.people) and the transfer codes' (store_tokens).
+#: The short codes' letters (ginrummy.server.people) and the transfer codes' (store_tokens).
 CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 TRANSFER_LETTERS = "ABCDEFGHJKMNPQRSTVWXYZ23456789"
 
@@ -430,7 +430,7 @@ def main(argv: list[str] | None = None) -> None:
             os.environ["GINRUMMY_SECRET_KEY"] = Fernet.generate_key().decode()
         for line in environment_lines(["ginrummy", "uvicorn", "h11", "SQLAlchemy", "psycopg"]):
             print(line)
-        from ginrummy.store import Store
+        from ginrummy.server.store import Store
 
         Store(db).engine.dispose()  # the schema, before the accounts are made
         accounts = 81 + 100 + args.streams // 4 + 1

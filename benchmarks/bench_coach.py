@@ -28,8 +28,8 @@ from collections import Counter
 from _common import environment_lines, load_line, print_rows
 from ginrummy import Hand
 from ginrummy.coach import DEFAULT_SAMPLES, Coach, decision_kind
+from ginrummy.engine.view import PlayerView
 from ginrummy.players import make
-from ginrummy.view import PlayerView
 
 
 def collect(count: int, seed: int, profile: str) -> list[tuple[PlayerView, str]]:

@@ -46,9 +46,9 @@ def serve(port: int, db: str, processes: int, limits: str) -> None:
     """The server side (run in a subprocess of this script)."""
     import uvicorn
 
-    from ginrummy.commands.serve import bind_socket
-    from ginrummy.web import create_app
-    from ginrummy.web.limits import RateLimits
+    from ginrummy.cli.serve import bind_socket
+    from ginrummy.server import create_app
+    from ginrummy.server.limits import RateLimits
 
     app = create_app(db, limits=RateLimits() if limits == "on" else RateLimits.off(),
                      coach_processes=processes)

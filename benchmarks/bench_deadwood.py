@@ -6,9 +6,9 @@ Run from the repository root (after ``pip install -e .[bench]``)::
 
 What is timed, on the very same seeded hands for every row:
 
-- ours, ``ginrummy.melds.min_deadwood(mask)`` on 10 cards and
-  ``ginrummy.melds.best_discard_deadwood(mask)`` on 11 cards (the deadwood left after the best
-  discard, which is what OpenSpiel's ``min_deadwood`` answers for 11 cards), starting from the
+- ours, ``ginrummy.engine.melds.min_deadwood(mask)`` on 10 cards and
+  ``ginrummy.engine.melds.best_discard_deadwood(mask)`` on 11 cards (the deadwood left after the
+  best discard, which is what OpenSpiel's ``min_deadwood`` answers for 11 cards), starting from the
   engine's own representation, a 52-bit int;
 - ours again starting from a list of card ints, so the list-to-mask conversion is paid, as
   OpenSpiel pays its list-to-vector conversion; and ``ginrummy.deadwood(list)``, the checked
@@ -42,8 +42,8 @@ import pyspiel
 
 import ginrummy
 from _common import Measure, environment_lines, load_line, print_table, run_interleaved
-from ginrummy.cards import mask_of, mask_text
-from ginrummy.melds import (
+from ginrummy.engine.cards import mask_of, mask_text
+from ginrummy.engine.melds import (
     best_arrangement,
     best_discard_deadwood,
     discard_deadwoods,

@@ -16,7 +16,7 @@ also times its decisions with a choice in N whole matches against ``hard`` and N
 and searches longer against one that holds out.
 
 Self-play: whole hands of ``simple`` against ``simple`` through
-``ginrummy.selfplay.play_hand`` (which builds each seat's view before every move, as real play
+``ginrummy.selfplay.play.play_hand`` (which builds each seat's view before every move, as real play
 does), beside OpenSpiel's ``SimpleGinRummyBot`` against itself in OpenSpiel's ``gin_rummy``
 (``pyspiel.make_simple_gin_rummy_bot``; chance nodes drawn with Python's ``random``), one
 process, batches interleaved. Hands differ in length between the two games: the table shows
@@ -44,9 +44,9 @@ from _common import (
     run_interleaved,
 )
 from ginrummy import Hand
+from ginrummy.engine.view import PlayerView
 from ginrummy.players import PLAYERS, make
-from ginrummy.selfplay import play_hand, play_match
-from ginrummy.view import PlayerView
+from ginrummy.selfplay.play import play_hand, play_match
 
 
 def collect_positions(count: int, seed: int) -> list[PlayerView]:

@@ -49,9 +49,9 @@ from _common import (
     print_table,
     run_interleaved,
 )
+from ginrummy.engine.rules import PROFILE_NAMES
 from ginrummy.env import env as ginrummy_env
 from ginrummy.env import raw_env
-from ginrummy.rules import PROFILE_NAMES
 
 #: The timed loop, as source text so that the reference's worker runs exactly the same code.
 LOOP = '''

@@ -62,7 +62,8 @@ import numpy as np
 from _common import environment_lines, load_line, parse_shared_args, print_rows
 from _matches import balanced_match, decisions
 from ginrummy import Hand
-from ginrummy.melds import melds_with, min_deadwood
+from ginrummy.engine.melds import melds_with, min_deadwood
+from ginrummy.engine.view import PlayerView
 from ginrummy.players import make
 from ginrummy.players.expert import ExpertPlayer
 from ginrummy.players.knowledge import (
@@ -73,7 +74,6 @@ from ginrummy.players.knowledge import (
     opponent_turns,
 )
 from ginrummy.players.worlds import fitting_hands, sample_developed_hands
-from ginrummy.view import PlayerView
 
 
 def _log_loss(prob: dict[int, float], truth: int) -> float:

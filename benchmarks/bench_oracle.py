@@ -50,12 +50,12 @@ from typing import NamedTuple
 
 from _common import environment_lines, load_line, print_rows
 from _matches import _setting, balanced_match, ci_text, decisions, wilson
+from ginrummy.engine.settle import HandResult
+from ginrummy.engine.view import PlayerView
 from ginrummy.players import make
 from ginrummy.players.expert import ExpertPlayer
 from ginrummy.players.hard import HARD, HardPlayer, Style
 from ginrummy.players.knowledge import Fit, OpponentModel
-from ginrummy.settle import HandResult
-from ginrummy.view import PlayerView
 
 #: The channels of ``hard`` (the default run), and the one the expert adds.
 HARD_CHANNELS = ("plain", "knock", "all")

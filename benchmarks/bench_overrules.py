@@ -52,12 +52,12 @@ from typing import NamedTuple
 
 from _common import environment_lines, load_line, parse_shared_args, print_rows
 from _matches import PlayerSpec, balanced_match, decisions
-from ginrummy.hand import Hand
+from ginrummy.engine.hand import Hand
+from ginrummy.engine.player import Player
+from ginrummy.engine.view import PlayerView
 from ginrummy.players import make
-from ginrummy.players.base import Player
 from ginrummy.players.expert import ExpertPlayer
 from ginrummy.players.search import MoveValues, paired_difference
-from ginrummy.view import PlayerView
 
 
 class Departure(NamedTuple):

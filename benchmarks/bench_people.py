@@ -500,7 +500,7 @@ async def run(urls: list[str], tokens: list[list[str]], args: argparse.Namespace
 
 def make_players(db: str, count: int) -> list[str]:
     """``count`` players made in the database directly; their tokens."""
-    from ginrummy.store import Store
+    from ginrummy.server.store import Store
 
     store = Store(db, migrate=False)
     try:

@@ -11,7 +11,7 @@ over (knock, gin, or the stock runs down). What is timed, per hand, deal include
   ``hand.play(rng.choice(hand.legal_moves()))`` until ``hand.result`` is set; every move is
   checked by ``play`` as it would be for a person;
 - ours, as computer players play: ``ginrummy.players.make("random")`` for each seat and
-  ``ginrummy.selfplay.play_hand``, which builds each seat's ``PlayerView`` before every move;
+  ``ginrummy.selfplay.play.play_hand``, which builds each seat's ``PlayerView`` before every move;
 - OpenSpiel 2.0.2: ``pyspiel.load_game("gin_rummy")``, ``new_initial_state()``, then a random
   element of ``legal_actions()`` at every node (at chance nodes, the deal and the stock, every
   outcome has the same probability, which the script checks before timing) until terminal;
@@ -38,9 +38,9 @@ import pyspiel
 
 import ginrummy
 from _common import Measure, environment_lines, load_line, print_table, run_interleaved
+from ginrummy.engine.rules import PROFILE_NAMES, RuleSet, get_rules
 from ginrummy.players import make
-from ginrummy.rules import PROFILE_NAMES, RuleSet, get_rules
-from ginrummy.selfplay import play_hand
+from ginrummy.selfplay.play import play_hand
 
 #: A playout batch: plays ``n`` hands and returns the number of player moves made.
 Batch = Callable[[int], int]

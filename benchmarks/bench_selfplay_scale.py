@@ -6,8 +6,8 @@ Run from the repository root (after ``pip install -e ".[ray,data]"``)::
         [--reps 3] [--workers 1,2] [--seed 1] [--no-ray] [--markdown]
 
 Every row plays the same ``--hands`` independent hands of the same run (the same master seed,
-so the same deals and the same moves) through :func:`ginrummy.simulate.iter_parts`, the runner
-``ginrummy simulate`` uses, cut into the jobs the command would make for that many workers:
+so the same deals and the same moves) through :func:`ginrummy.selfplay.simulate.iter_parts`, the
+runner ``ginrummy simulate`` uses, cut into the jobs the command would make for that many workers:
 
 - ``here``: one worker, the jobs played in this process (``--workers 1``);
 - ``processes xN``: N local worker processes (``--workers N``), the pool started inside the
@@ -40,7 +40,7 @@ from _common import (
     print_table,
     run_interleaved,
 )
-from ginrummy.simulate import Job, Setup, chunk_size, iter_parts, split
+from ginrummy.selfplay.simulate import Job, Setup, chunk_size, iter_parts, split
 
 
 def jobs_for(setup: Setup, hands: int, workers: int, rows: bool = False) -> list[Job]:
@@ -59,7 +59,7 @@ def batch(setup: Setup, hands: int, workers: int, ray: object = None,
             for part in iter_parts(jobs, workers=workers, ray=ray):  # type: ignore[arg-type]
                 played += len(part.records)
             return played
-        from ginrummy.dataset import ParquetSink
+        from ginrummy.selfplay.dataset import ParquetSink
 
         with ParquetSink(out) as sink:
             for part in iter_parts(jobs, workers=workers):
@@ -100,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     session = None
     if not args.no_ray:
-        from ginrummy.simray import RaySession
+        from ginrummy.selfplay.distributed import RaySession
 
         started = time.perf_counter()
         session = RaySession(workers=max(counts))

@@ -33,7 +33,7 @@ from typing import Any
 
 
 def _child(positions: int, hands: int) -> dict[str, float]:
-    from ginrummy.hand import Hand
+    from ginrummy.engine.hand import Hand
     from ginrummy.players import make
     from ginrummy.players.rollout import PlayoutPolicy, playout_hand
 

@@ -211,7 +211,7 @@ class Result:
 def one_run(kind: str, cluster: str | None, clients: int, workers: int, coach: int,
             moves: int, level: str, think: float = 0.0) -> Result:
     from bench_coach_load import Looper
-    from ginrummy.store import Store
+    from ginrummy.server.store import Store
 
     with fresh_database(kind, cluster) as db:
         store = Store(db)

@@ -27,13 +27,13 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from ginrummy.match import Match
+from ginrummy.engine.match import Match
+from ginrummy.engine.settle import HandResult
+from ginrummy.engine.view import PlayerView
 from ginrummy.players import make
 from ginrummy.players.hard import HardPlayer
 from ginrummy.players.knowledge import OpponentModel
-from ginrummy.selfplay import play_match
-from ginrummy.settle import HandResult
-from ginrummy.view import PlayerView
+from ginrummy.selfplay.play import play_match
 
 
 class _Recording(HardPlayer):

@@ -4,7 +4,7 @@ OpenSpiel stays the referee: its state is the game, its chance nodes deal, its `
 score the hand. Beside it the adapter keeps a *shadow* :class:`ginrummy.Hand` dealt the same
 cards and fed the same moves, and asks our player only for ``shadow.view(seat)``: our player
 sees exactly what its seat may see (the shadow's other cards never leave the adapter, just as
-in :mod:`ginrummy.selfplay`). Our move goes back to OpenSpiel as its action.
+in :mod:`ginrummy.selfplay.play`). Our move goes back to OpenSpiel as its action.
 
 Card numbers: both number a card ``suit * 13 + rank`` with the ace low; OpenSpiel's suits run
 s, c, d, h and ours c, d, h, s (:func:`os_card`, :func:`our_card`, checked against OpenSpiel's
@@ -43,11 +43,11 @@ from typing import Any
 import pyspiel
 
 from ginrummy import Hand
-from ginrummy.cards import CARD_TEXT, parse_cards
-from ginrummy.melds import best_arrangement, min_deadwood
-from ginrummy.players.base import Player
-from ginrummy.rules import RuleSet, get_rules
-from ginrummy.settle import default_knock_arrangement, parse_melds
+from ginrummy.engine.cards import CARD_TEXT, parse_cards
+from ginrummy.engine.melds import best_arrangement, min_deadwood
+from ginrummy.engine.player import Player
+from ginrummy.engine.rules import RuleSet, get_rules
+from ginrummy.engine.settle import default_knock_arrangement, parse_melds
 
 __all__ = ["SHADOW_RULES", "HandOutcome", "OpenSpielTable", "os_card", "our_card"]
 

@@ -1,7 +1,7 @@
 """Evidence for the seven strategy tips: each tip's follower against a player that ignores it.
 
 For every tip, two players that differ only in that tip play ``--hands`` independent hands
-through :mod:`ginrummy.simulate` (the same seats, deals and seeds scheme as ``ginrummy
+through :mod:`ginrummy.selfplay.simulate` (the same seats, deals and seeds scheme as ``ginrummy
 simulate``), and the figure is the follower's net points per hand against the ignorer, with
 its 95% interval (normal, over hands). Positive: following the tip pays against a player that
 ignores it. Every player here is built on ``medium`` (rules, no opponent model, knocks at its
@@ -47,14 +47,14 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ginrummy.cards import CARD_VALUE
-from ginrummy.melds import best_arrangement
-from ginrummy.move import Move
+from ginrummy.engine.cards import CARD_VALUE
+from ginrummy.engine.melds import best_arrangement
+from ginrummy.engine.move import Move
+from ginrummy.engine.view import PlayerView
 from ginrummy.players.hard import MEDIUM, HardPlayer, Style
 from ginrummy.players.knowledge import Evidence
-from ginrummy.simstats import summarize_hands
-from ginrummy.simulate import Setup, run_hands
-from ginrummy.view import PlayerView
+from ginrummy.selfplay.simulate import Setup, run_hands
+from ginrummy.selfplay.summary import summarize_hands
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "src" / "ginrummy" / "data" / "strategy_tips.json"

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ginrummy.engine.melds import best_discard_deadwood, min_deadwood
 from ginrummy.env import env
 from ginrummy.env.actions import (
     BIG_GIN_ACTION,
@@ -39,8 +40,7 @@ from ginrummy.env.actions import (
     PASS_ACTION,
     TAKE_ACTION,
 )
-from ginrummy.melds import best_discard_deadwood, min_deadwood
-from ginrummy.stats import wilson
+from ginrummy.selfplay.stats import wilson
 
 Vector = npt.NDArray[np.float64]
 N_FEATURES = 14

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ginrummy import Hand
-from ginrummy.cards import CARD_TEXT
+from ginrummy.engine.cards import CARD_TEXT
+from ginrummy.engine.rules import RulesLike
 from ginrummy.lessons.spec import deal_deck
-from ginrummy.rules import RulesLike
 
 
 def dealt(seat0: str, seat1: str, upcard: str, stock: str = "", *, dealer: int = 1,

@@ -4,8 +4,9 @@ The files in ``tests/golden/`` were written by :func:`write_all` from the code a
 the redesign of issue 10 (one Table, one Move, one rules state machine); ``test_golden.py``
 plays every case again and compares the text byte for byte. The cases cover every profile,
 every player level, Hollywood and the last-discard chance, whole matches played through
-:func:`ginrummy.selfplay.play_match`, hands and matches through :mod:`ginrummy.simulate`, and a
-person's table with a computer that is reseeded before each decision.
+:func:`ginrummy.selfplay.play.play_match`, hands and matches through
+:mod:`ginrummy.selfplay.simulate`, and a person's table with a computer that is reseeded before each
+decision.
 
 Regenerate only when a change of behaviour is intended: ``python tests/golden_cases.py``.
 The nine cases with ``hard`` or ``expert`` were regenerated for issue 14 (``hard``'s retuned
@@ -23,12 +24,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ginrummy.match import Match
+from ginrummy.engine.match import Match
+from ginrummy.engine.record import dumps
+from ginrummy.engine.rules import get_rules
 from ginrummy.players import make
-from ginrummy.record import dumps
-from ginrummy.rules import get_rules
-from ginrummy.selfplay import play_match
-from ginrummy.simulate import Setup, run_hands, run_matches
+from ginrummy.selfplay.play import play_match
+from ginrummy.selfplay.simulate import Setup, run_hands, run_matches
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -63,7 +64,7 @@ def _simulate_text(profile: str, a: str, b: str, seed: str, hands: int, matches:
 def _reseeded_text(profile: str, level: str, seed: str, hands: int) -> str:
     """A person's table: seat 0 plays by a fixed policy, the computer (seat 1) is reseeded
     before each decision from the match's seed and the position, as the tables do."""
-    from ginrummy.table import decision_seed
+    from ginrummy.engine.table import decision_seed
 
     rules = get_rules(profile)
     match = Match(rules, seed=seed)
@@ -90,7 +91,7 @@ def _coach_text(profile: str, seed: str, positions: int) -> str:
     import json
 
     from ginrummy.coach import Coach
-    from ginrummy.hand import Hand
+    from ginrummy.engine.hand import Hand
 
     coach = Coach(seed=5, samples=24)
     hand = Hand(profile, seed=seed)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ginrummy.names import NAME_LENGTH
+from ginrummy.words.names import NAME_LENGTH
 
 #: Deceptive names the rule refuses (the kinds issue 37 found accepted), each with a word of
 #: the reason it must give.

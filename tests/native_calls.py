@@ -18,9 +18,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import ginrummy
 from ginrummy import Arrangement, Card, CardSet, HandResult, native
-from ginrummy import develop as dv
-from ginrummy import melds as m
-from ginrummy import settle as s
+from ginrummy.engine import develop as dv
+from ginrummy.engine import melds as m
+from ginrummy.engine import settle as s
 from test_fast_paths import ODD_INPUTS
 
 
@@ -130,7 +130,7 @@ def outcomes(seed: int = 14) -> list[list[Any]]:
                          ("all_melds", ginrummy.all_melds), ("parse_cards", ginrummy.parse_cards),
                          ("Card", Card), ("Card.parse", Card.parse), ("CardSet", CardSet),
                          ("CardSet.from_mask", CardSet.from_mask),
-                         ("to_cards", ginrummy.cards.to_cards)):
+                         ("to_cards", ginrummy.engine.cards.to_cards)):
             call(f"{name} {what}", fn, form)
         call(f"settle_hand knocker {what}", ginrummy.settle_hand, form, defender)
         call(f"settle_hand defender {what}", ginrummy.settle_hand, "", form)

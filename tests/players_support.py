@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ginrummy import Hand
+from ginrummy.engine.player import Player
+from ginrummy.engine.rules import RuleSet, get_rules
 from ginrummy.players import make
-from ginrummy.players.base import Player
-from ginrummy.rules import RuleSet, get_rules
 
 #: Every profile, and the options that change what a player may do.
 RULE_SETS: tuple[RuleSet, ...] = (
@@ -102,7 +102,7 @@ def stalled_positions(rules: RuleSet, seed: int) -> list[Position]:
     and, after taking it, the forced knock."""
     import random
 
-    from ginrummy.cards import to_mask
+    from ginrummy.engine.cards import to_mask
 
     first = [c for c in range(52) if to_mask(_NON_DEALER) >> c & 1]
     second = [c for c in range(52) if to_mask(_DEALER) >> c & 1]
@@ -140,6 +140,6 @@ def stalled_positions(rules: RuleSet, seed: int) -> list[Position]:
 
 
 def _text(card: int) -> str:
-    from ginrummy.cards import CARD_TEXT
+    from ginrummy.engine.cards import CARD_TEXT
 
     return CARD_TEXT[card]

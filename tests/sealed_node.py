@@ -1,4 +1,4 @@
-"""Running ``src/ginrummy/web/static/js/verify.js`` under Node from the tests.
+"""Running ``src/ginrummy/server/static/js/verify.js`` under Node from the tests.
 
 Each call names an exported function and its arguments; a nonce travels as ``{"bigint": "…"}``
 so that nonces beyond 2**53 reach JavaScript exactly. Errors come back as ``{"error": message}``.
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-VERIFY_JS = Path(__file__).resolve().parents[1] / "src/ginrummy/web/static/js/verify.js"
+VERIFY_JS = Path(__file__).resolve().parents[1] / "src/ginrummy/server/static/js/verify.js"
 
 _RUNNER = """
 import * as verify from %s;

@@ -13,7 +13,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 import bruteforce as bf
 from ginrummy import Card, CardSet, Hand, InvalidCardError, parse_cards, settle_hand
-from ginrummy.cards import card_value, to_mask
+from ginrummy.engine.cards import card_value, to_mask
 
 SEVEN_OF_HEARTS = 2 * 13 + 6  # hearts are suit 2, the seven is rank 6
 TEN_OF_HEARTS = 2 * 13 + 9
@@ -320,7 +320,7 @@ def test_membership_of_text_that_is_no_card_is_false_like_a_set() -> None:
 
 def test_card_value_and_rank_masks_from_the_rules() -> None:
     # RULES.md, "Deadwood": ace 1, two to ten their number, jack, queen and king 10.
-    from ginrummy.cards import CARD_VALUE, RANK_MASK
+    from ginrummy.engine.cards import CARD_VALUE, RANK_MASK
 
     for text, value in (("Ac", 1), ("2d", 2), ("9h", 9), ("Ts", 10), ("Jc", 10), ("Kh", 10)):
         assert CARD_VALUE[Card.parse(text)] == value

@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from ginrummy import get_rules
-from ginrummy.cheatsheet import cheat_sheet
 from ginrummy.cli import main
+from ginrummy.words.cheatsheet import cheat_sheet
 
 # The profile table of RULES.md, typed in from the rule book (not read from the code).
 BOOK = {
@@ -106,7 +106,7 @@ WINNER_BOOK = {
 
 @pytest.mark.parametrize("profile", sorted(WINNER_BOOK))
 def test_the_sheet_says_who_wins_the_game(profile: str) -> None:
-    from ginrummy.web.rules_text import bonus_lines
+    from ginrummy.server.rules_text import bonus_lines
 
     lines = _lines(profile)
     assert WINNER_BOOK[profile] in lines["End of the game/Winner"]
@@ -144,7 +144,7 @@ def test_a_rule_set_is_named_by_what_it_is(profile: str) -> None:
     were found ("Browser"); what a title claims is true of its rule set; the cheat sheet's
     title names the rules once, overrides in words ("Traditional — traditional" and
     "hollywood=on" before)."""
-    from ginrummy.cheatsheet import PROFILE_TITLES, rules_name
+    from ginrummy.words.cheatsheet import PROFILE_TITLES, rules_name
 
     rules = get_rules(profile)
     title = PROFILE_TITLES[profile]

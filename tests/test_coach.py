@@ -10,11 +10,11 @@ import pytest
 
 from coach_support import dealt, feeding_position, gin_position, last_turn_knock_position, play
 from ginrummy import Hand
-from ginrummy.cards import Card
 from ginrummy.coach import INACCURACY, MISTAKE, Assessment, Coach, decision_kind
-from ginrummy.errors import IllegalMoveError
+from ginrummy.engine.cards import Card
+from ginrummy.engine.errors import IllegalMoveError
+from ginrummy.engine.rules import get_rules
 from ginrummy.players import make
-from ginrummy.rules import get_rules
 
 SAMPLES = 64
 
@@ -160,7 +160,7 @@ _CARD = re.compile(r"(10|[2-9AJQK])([♣♦♥♠])")
 
 
 def _visible(view: object) -> set[str]:
-    from ginrummy.view import PlayerView
+    from ginrummy.engine.view import PlayerView
 
     assert isinstance(view, PlayerView)
     cards = {int(c) for c in view.hand_cards()} | {int(c) for c in view.discard_pile}

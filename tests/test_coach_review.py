@@ -8,8 +8,8 @@ import random
 from ginrummy import Hand
 from ginrummy.coach import Coach, CoachPolicy, decisions_of, review_hand
 from ginrummy.coach.playout import playout_hand
+from ginrummy.engine.rules import get_rules
 from ginrummy.players import make
-from ginrummy.rules import get_rules
 
 RULES = ("traditional", "modern", "oklahoma", get_rules("house", last_discard_chance=True),
          get_rules("modern", last_discard_chance=True))

@@ -15,7 +15,12 @@ import pytest
 from click.testing import CliRunner
 
 from ginrummy.cli import main
-from ginrummy.dataset import (
+from ginrummy.engine.errors import InvalidRecordError
+from ginrummy.engine.hand import Hand
+from ginrummy.engine.match import Match
+from ginrummy.engine.record import loads
+from ginrummy.engine.rules import get_rules
+from ginrummy.selfplay.dataset import (
     COLUMNS,
     HandRow,
     ParquetSink,
@@ -23,12 +28,7 @@ from ginrummy.dataset import (
     read_row,
     replay_row,
 )
-from ginrummy.errors import InvalidRecordError
-from ginrummy.hand import Hand
-from ginrummy.match import Match
-from ginrummy.record import loads
-from ginrummy.rules import get_rules
-from ginrummy.simulate import (
+from ginrummy.selfplay.simulate import (
     HandRecord,
     Setup,
     iter_parts,
@@ -84,7 +84,7 @@ def test_hands_dataset_is_what_the_engine_played(tmp_path: Path) -> None:
 
 
 def loads_deck(text: str) -> list[int]:
-    from ginrummy.cards import parse_cards
+    from ginrummy.engine.cards import parse_cards
 
     return [int(c) for c in parse_cards(text)]
 

@@ -14,7 +14,14 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from ginrummy.cards import FULL_DECK, cards_of_mask, parse_cards
+from ginrummy.engine.cards import FULL_DECK, cards_of_mask, parse_cards
+from ginrummy.engine.errors import GinRummyError, IllegalMoveError
+from ginrummy.engine.hand import Hand
+from ginrummy.engine.match import Match
+from ginrummy.engine.melds import min_deadwood
+from ginrummy.engine.move import Move
+from ginrummy.engine.rules import PROFILE_NAMES
+from ginrummy.engine.table import Computer, Table
 from ginrummy.env import (
     AGENTS,
     NUM_ACTIONS,
@@ -31,14 +38,7 @@ from ginrummy.env import (
     raw_env,
 )
 from ginrummy.env.actions import KNOCK_ALT_BASE, KNOCK_BASE
-from ginrummy.errors import GinRummyError, IllegalMoveError
-from ginrummy.hand import Hand
-from ginrummy.match import Match
-from ginrummy.melds import min_deadwood
-from ginrummy.move import Move
 from ginrummy.players import make
-from ginrummy.rules import PROFILE_NAMES
-from ginrummy.table import Computer, Table
 from tui_support import spawn_ginrummy
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,7 +15,7 @@ import pytest
 
 import ginrummy
 from ginrummy import GinRummyError, Hand, HandResult, PlayerView, RuleSet, get_rules, solve
-from ginrummy.cards import (
+from ginrummy.engine.cards import (
     CARD_TEXT,
     FULL_DECK,
     Card,
@@ -28,10 +28,10 @@ from ginrummy.cards import (
     parse_cards,
     to_mask,
 )
-from ginrummy.events import DISCARD, SeatKnowledge
-from ginrummy.hand import _legal_texts
-from ginrummy.legal import Mover, legal_moves
-from ginrummy.melds import (
+from ginrummy.engine.events import DISCARD, SeatKnowledge
+from ginrummy.engine.hand import _legal_texts
+from ginrummy.engine.legal import Mover, legal_moves
+from ginrummy.engine.melds import (
     ALL_MELDS,
     Arrangement,
     _suit_run_partitions,
@@ -42,8 +42,8 @@ from ginrummy.melds import (
     layoff_spots,
     min_deadwood,
 )
-from ginrummy.rules import PROFILE_NAMES
-from ginrummy.settle import default_knock_arrangement, knock_layout, layout_melds, settle
+from ginrummy.engine.rules import PROFILE_NAMES
+from ginrummy.engine.settle import default_knock_arrangement, knock_layout, layout_melds, settle
 
 np: Any
 try:

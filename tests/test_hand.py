@@ -21,7 +21,7 @@ import bruteforce as bf
 from budget import examples
 from deals import build_deck, mask
 from ginrummy import GinRummyError, Hand, IllegalMoveError, InvalidCardError, get_rules
-from ginrummy.rules import PROFILE_NAMES, RuleSet
+from ginrummy.engine.rules import PROFILE_NAMES, RuleSet
 from policies import choose_move
 from refmodel import ALL_CANONICAL_MOVES, Model, name
 
@@ -860,7 +860,7 @@ def test_every_call_naming_a_seat_refuses_what_is_not_one(seat: object) -> None:
 
 
 def test_the_seat_check_passes_the_seats() -> None:
-    from ginrummy.hand import seat_number
+    from ginrummy.engine.hand import seat_number
 
     assert seat_number(0) == 0 and seat_number(1) == 1
     hand = Hand(seed=5, dealer=1)

@@ -11,11 +11,11 @@ import random
 import pytest
 
 from ginrummy import Hand
-from ginrummy.cards import to_mask
-from ginrummy.errors import IllegalMoveError
+from ginrummy.engine.cards import to_mask
+from ginrummy.engine.errors import IllegalMoveError
+from ginrummy.engine.rules import get_rules
+from ginrummy.engine.view import PlayerView
 from ginrummy.players import make
-from ginrummy.rules import get_rules
-from ginrummy.view import PlayerView
 
 
 def _guess(view: PlayerView, rng: random.Random) -> tuple[int, list[int]]:

@@ -14,8 +14,8 @@ from collections.abc import Callable
 import pytest
 
 from ginrummy import Hand, IllegalMoveError
-from ginrummy.move import InvalidMoveError, Move
-from ginrummy.rules import PROFILE_NAMES
+from ginrummy.engine.move import InvalidMoveError, Move
+from ginrummy.engine.rules import PROFILE_NAMES
 from refmodel import ALL_CANONICAL_MOVES
 
 

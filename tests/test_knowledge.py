@@ -11,15 +11,15 @@ import random
 import pytest
 
 from ginrummy import Hand
-from ginrummy.cards import Card
-from ginrummy.events import (
+from ginrummy.engine.cards import Card
+from ginrummy.engine.events import (
     Event,
     PublicEvent,
     SeatKnowledge,
     played_event,
     public_event,
 )
-from ginrummy.move import DISCARD, KIND_NAMES, KNOCK, Move
+from ginrummy.engine.move import DISCARD, KIND_NAMES, KNOCK, Move
 
 
 def _agree(hand: Hand) -> None:

@@ -11,8 +11,8 @@ import pexpect
 from click.testing import CliRunner
 from rich.console import Console
 
-from ginrummy.cards import cards_of_mask, parse_cards
 from ginrummy.cli import main
+from ginrummy.engine.cards import cards_of_mask, parse_cards
 from ginrummy.lessons import answer, load_situations
 from ginrummy.lessons.text import GOAL, rules_label
 from ginrummy.tui.lesson import LessonTable
@@ -21,7 +21,7 @@ from ginrummy.tui.render import asciify
 from tui_support import spawn_ginrummy
 
 SRC = Path(__file__).resolve().parent.parent / "src"
-SPECS = SRC / "ginrummy" / "situations" / "specs"
+SPECS = SRC / "ginrummy" / "lessons" / "situations" / "specs"
 TIMEOUT = 30
 SITUATIONS = load_situations()
 

@@ -10,8 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from ginrummy.cards import Card, CardSet, cards_of_mask
-from ginrummy.errors import IllegalMoveError
+from ginrummy.engine.cards import Card, CardSet, cards_of_mask
+from ginrummy.engine.errors import IllegalMoveError
+from ginrummy.engine.melds import discard_deadwoods, min_deadwood
+from ginrummy.engine.record import loads
+from ginrummy.engine.rules import PROFILE_NAMES, PROFILES
+from ginrummy.engine.settle import settle_hand
 from ginrummy.lessons import (
     FEATURES,
     TOPICS,
@@ -21,12 +25,9 @@ from ginrummy.lessons import (
     situation_files,
 )
 from ginrummy.lessons.spec import build_record, record_to_spec
-from ginrummy.melds import discard_deadwoods, min_deadwood
-from ginrummy.record import loads
-from ginrummy.rules import PROFILE_NAMES, PROFILES
-from ginrummy.settle import settle_hand
 
-SPECS = Path(__file__).resolve().parent.parent / "src" / "ginrummy" / "situations" / "specs"
+SPECS = (Path(__file__).resolve().parent.parent / "src" / "ginrummy" / "lessons" / "situations"
+         / "specs")
 SITUATIONS = load_situations()
 BY_ID = {s.id: s for s in SITUATIONS}
 
@@ -112,7 +113,7 @@ def test_every_quoted_fact_is_recomputed_independently(situation: Situation) -> 
 
 def _check_result(expect: Mapping[str, object], result: object, seat: int, knocker: object) -> None:
     """The fact's numbers against a HandResult (``winner`` from the learner's side)."""
-    from ginrummy.settle import HandResult
+    from ginrummy.engine.settle import HandResult
 
     assert isinstance(result, HandResult)
     if result.kind == "cancelled":
@@ -132,7 +133,7 @@ def _check_result(expect: Mapping[str, object], result: object, seat: int, knock
 
 
 def _check_scores(expect: Mapping[str, object], match: object, seat: int) -> None:
-    from ginrummy.match import Match
+    from ginrummy.engine.match import Match
 
     assert isinstance(match, Match)
     games = match.score.games

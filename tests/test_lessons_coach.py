@@ -18,9 +18,9 @@ from collections.abc import Mapping
 import pytest
 
 from ginrummy.coach import LESSON_SAMPLES, Coach, lesson_coach
+from ginrummy.engine.view import PlayerView
 from ginrummy.lessons import Situation, load_situations
 from ginrummy.lessons.confirm import Confirmation, confirm, named_wrong_moves
-from ginrummy.view import PlayerView
 
 SITUATIONS = load_situations()
 #: The Learn panel's coach: more worlds than at the table, so the check does not hang on noise.

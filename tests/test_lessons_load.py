@@ -13,8 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from budget import examples
-from ginrummy.cards import Card
-from ginrummy.hand import deal_order
+from ginrummy.engine.cards import Card
+from ginrummy.engine.hand import deal_order
+from ginrummy.engine.match import Match
+from ginrummy.engine.record import dumps
+from ginrummy.engine.rules import get_rules
+from ginrummy.engine.view import PlayerView
 from ginrummy.lessons import (
     InvalidSituationError,
     Position,
@@ -23,12 +27,8 @@ from ginrummy.lessons import (
     load_situations,
 )
 from ginrummy.lessons.spec import build_record, deal_deck
-from ginrummy.match import Match
 from ginrummy.players import make
-from ginrummy.record import dumps
-from ginrummy.rules import get_rules
-from ginrummy.selfplay import play_match
-from ginrummy.view import PlayerView
+from ginrummy.selfplay.play import play_match
 
 QKA = next(s for s in load_situations() if s.id == "qka-not-a-run")
 

@@ -10,7 +10,7 @@ import pytest
 
 from deals import build_deck
 from ginrummy import GinRummyError, IllegalMoveError, Match, get_rules, score_match
-from ginrummy.rules import PROFILE_NAMES
+from ginrummy.engine.rules import PROFILE_NAMES
 
 
 def totals(profile: str, entries: list[Any], **kw: Any) -> tuple[int, int]:
@@ -453,7 +453,7 @@ def test_illegal_move_in_a_match_changes_nothing() -> None:
 
 
 def test_sheet_rows_address_you_in_the_second_person() -> None:
-    from ginrummy.sheet import describe_result
+    from ginrummy.words.sheet import describe_result
 
     assert describe_result("knock", 0, 12, ("You", "Computer"), you=0) == "knock: you score 12"
     assert describe_result("gin", 1, 40, ("You", "Computer"), you=0) == "gin: Computer scores 40"

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 import bruteforce as bf
 import ginrummy
-from ginrummy import melds
-from ginrummy.errors import GinRummyError, InvalidCardError
+from ginrummy.engine import melds
+from ginrummy.engine.errors import GinRummyError, InvalidCardError
 
 # ---------------------------------------------------------------------------------------------
 # Helpers.

@@ -6,9 +6,9 @@ import pickle
 
 import pytest
 
-from ginrummy.cards import CARD_TEXT, Card
-from ginrummy.errors import IllegalMoveError
-from ginrummy.move import InvalidMoveError, Move, narrate
+from ginrummy.engine.cards import CARD_TEXT, Card
+from ginrummy.engine.errors import IllegalMoveError
+from ginrummy.engine.move import InvalidMoveError, Move, narrate
 
 
 def test_every_canonical_move_round_trips() -> None:

@@ -1,22 +1,22 @@
 """One way to tell a move: the coach, the lessons, the terminal and the web all say moves through
-:mod:`ginrummy.move` (``Move.words`` for what to do, ``narrate`` for what happened)."""
+:mod:`ginrummy.engine.move` (``Move.words`` for what to do, ``narrate`` for what happened)."""
 
 from __future__ import annotations
 
 import pytest
 
-from ginrummy.cards import Card
 from ginrummy.coach import Coach, move_words
-from ginrummy.errors import IllegalMoveError
+from ginrummy.engine.cards import Card
+from ginrummy.engine.errors import IllegalMoveError
+from ginrummy.engine.match import Match
+from ginrummy.engine.move import Move, narrate
+from ginrummy.engine.rules import get_rules
+from ginrummy.engine.view import PublicEvent
 from ginrummy.lessons.text import move_words as lesson_words
-from ginrummy.match import Match
-from ginrummy.move import Move, narrate
 from ginrummy.players import make
-from ginrummy.rules import get_rules
+from ginrummy.server.serialize import NAMES, public_moves
 from ginrummy.tui.parse import short_move
 from ginrummy.tui.render import _describe
-from ginrummy.view import PublicEvent
-from ginrummy.web.serialize import NAMES, public_moves
 from tui_support import match_with
 
 HUMAN = "7h 8h 9h Kc Kd Ks 2c 5d 9s Jh"

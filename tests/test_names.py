@@ -14,10 +14,10 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from ginrummy.cli import main
-from ginrummy.errors import GinRummyError, InvalidNameError
-from ginrummy.names import NAME_LENGTH, clean_name, name_problem
-from ginrummy.store import Store
+from ginrummy.engine.errors import GinRummyError, InvalidNameError
+from ginrummy.server.store import Store
 from ginrummy.tui.saves import printable_name
+from ginrummy.words.names import NAME_LENGTH, clean_name, name_problem
 from names_support import DECEPTIVE, FINE
 
 

@@ -1,7 +1,7 @@
-"""The compiled core (ginrummy/native.py) against its own Python source.
+"""The compiled core (ginrummy/engine/native.py) against its own Python source.
 
-The build compiles the modules of ``ginrummy.native.COMPILED`` with mypyc. Compiled code checks
-its type annotations as it runs and keeps no docstrings, so here the same calls -- random and
+The build compiles the modules of ``ginrummy.engine.native.COMPILED`` with mypyc. Compiled code
+checks its type annotations as it runs and keeps no docstrings, so here the same calls -- random and
 crowded hands through every public entry point, and hostile input of every shape -- are made
 in this process and in a child running the source (``GINRUMMY_PURE=1``), and every outcome,
 errors and their messages included, must be the same. The child also runs the compiled
@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 import ginrummy
-from ginrummy import native
+from ginrummy.engine import native
 
 HERE = Path(__file__).resolve().parent
 
@@ -106,8 +106,8 @@ def test_an_extension_without_its_shared_part_is_no_build(tmp_path: Path) -> Non
 
 
 def test_the_public_calls_are_the_same_objects_either_way() -> None:
-    assert ginrummy.deadwood is ginrummy.solve.deadwood
-    assert ginrummy.settle_hand is ginrummy.settle.settle_hand
+    assert ginrummy.deadwood is ginrummy.engine.solve.deadwood
+    assert ginrummy.settle_hand is ginrummy.engine.settle.settle_hand
 
 
 def test_the_set_up_reports_a_core_that_did_not_compile(tmp_path: Path) -> None:

@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from comeback import comeback_match
 from ginrummy import score_match
 from ginrummy.cli import main
-from ginrummy.record import dumps
-from ginrummy.sheet import describe_result, match_outcome, score_sheet
+from ginrummy.engine.record import dumps
+from ginrummy.words.sheet import describe_result, match_outcome, score_sheet
 
 YOU = ("You", "Computer")
 
@@ -104,7 +104,7 @@ def test_replay_says_who_won_by_the_rule_and_by_how_much() -> None:
 
 
 def test_the_pages_score_says_it_from_the_persons_side() -> None:
-    from ginrummy.web.serialize import score_out
+    from ginrummy.server.serialize import score_out
 
     match = comeback_match()
     a, b = match.score.games[0].totals

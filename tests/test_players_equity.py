@@ -9,12 +9,12 @@ import random
 import pytest
 
 from ginrummy import Hand
+from ginrummy.engine.view import PlayerView
 from ginrummy.players import make
 from ginrummy.players.equity import equity_after, hand_points, match_equity, play_on_points
 from ginrummy.players.hard import HARD, HardPlayer
 from ginrummy.players.knowledge import OpponentModel
-from ginrummy.selfplay import play_hand
-from ginrummy.view import PlayerView
+from ginrummy.selfplay.play import play_hand
 
 
 def _simulated(need: int, opponent_need: int, matches: int, rng: random.Random) -> float:

@@ -9,9 +9,10 @@ from dataclasses import replace
 import pytest
 
 from ginrummy import Hand, Match
-from ginrummy.cards import mask_of, parse_cards
-from ginrummy.melds import discard_deadwoods, melds_with
-from ginrummy.move import Move
+from ginrummy.engine.cards import mask_of, parse_cards
+from ginrummy.engine.melds import discard_deadwoods, melds_with
+from ginrummy.engine.move import Move
+from ginrummy.engine.view import PlayerView
 from ginrummy.players import expert as expert_module
 from ginrummy.players import make
 from ginrummy.players.expert import ExpertPlayer
@@ -25,7 +26,6 @@ from ginrummy.players.rollout import (
     playout_hand,
 )
 from ginrummy.players.search import MoveValues
-from ginrummy.view import PlayerView
 from players_support import RULE_SETS, is_legal_choice, positions, stalled_positions
 from test_players_simple import _deck
 

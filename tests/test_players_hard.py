@@ -5,8 +5,8 @@ discard as good is safe, and declares the knock arrangement the opponent can lay
 from __future__ import annotations
 
 from ginrummy import Hand
-from ginrummy.cards import parse_cards
-from ginrummy.melds import ALL_MELDS, min_deadwood
+from ginrummy.engine.cards import parse_cards
+from ginrummy.engine.melds import ALL_MELDS, min_deadwood
 from ginrummy.players import make
 from ginrummy.players.hard import HardPlayer, MediumPlayer
 from ginrummy.players.knowledge import OpponentModel

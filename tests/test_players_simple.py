@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections import Counter
 
 from ginrummy import Hand
-from ginrummy.cards import parse_cards
-from ginrummy.melds import ALL_MELDS, min_deadwood
+from ginrummy.engine.cards import parse_cards
+from ginrummy.engine.melds import ALL_MELDS, min_deadwood
+from ginrummy.engine.view import PlayerView
 from ginrummy.players import make
-from ginrummy.view import PlayerView
 from players_support import Position, positions
 
 

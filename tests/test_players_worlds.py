@@ -10,9 +10,9 @@ from collections.abc import Iterator
 import pytest
 
 from ginrummy import Hand
-from ginrummy.develop import guess_hand
-from ginrummy.hand import deal_order
-from ginrummy.melds import discard_deadwoods, melds_with
+from ginrummy.engine.develop import guess_hand
+from ginrummy.engine.hand import deal_order
+from ginrummy.engine.melds import discard_deadwoods, melds_with
 from ginrummy.players import make
 from ginrummy.players.knowledge import (
     QUICK_FIT,
@@ -277,7 +277,7 @@ def test_guesses_above_a_deadwood_have_more_and_the_rest_only_make_up_the_number
     # ``above``: an opponent that knocks at its first chance holds more than the knock limit
     # after its turn. Every guess that passes is above it; when too few pass in the tries
     # allowed, the others make up the number, and without ``above`` nothing is filtered.
-    from ginrummy.melds import min_deadwood
+    from ginrummy.engine.melds import min_deadwood
 
     checked = 0
     for position in positions(6, seed=21):

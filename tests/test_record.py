@@ -1,7 +1,7 @@
 """Match records (TOML): round trips, replays that reproduce every result, broken records of
 every kind, and the ``ginrummy replay`` command.
 
-Matches are played by random players through ``ginrummy.selfplay``; most use a low target
+Matches are played by random players through ``ginrummy.selfplay.play``; most use a low target
 (an override, which the record must carry) to keep the default run short, the full-length
 matches run with ``--slow``.
 """
@@ -26,11 +26,11 @@ from budget import examples
 from deals import build_deck
 from ginrummy import InvalidRecordError, Match, get_rules, record
 from ginrummy.cli import main
+from ginrummy.engine.rules import PROFILE_NAMES, RuleSet
 from ginrummy.players import make
-from ginrummy.rules import PROFILE_NAMES, RuleSet
-from ginrummy.selfplay import play_match
-from ginrummy.sheet import score_sheet
+from ginrummy.selfplay.play import play_match
 from ginrummy.tui.pages import render_sheet
+from ginrummy.words.sheet import score_sheet
 from tui_support import stacked_blocks
 
 

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from ginrummy import InvalidRecordError, Match, get_rules, record
-from ginrummy.rules import PROFILE_NAMES
+from ginrummy.engine.rules import PROFILE_NAMES
 from test_record import same_match
 
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import bruteforce as bf
 from ginrummy import PROFILE_NAMES, InvalidRulesError, RuleSet, get_rules, settle_hand
-from ginrummy.rules import _CHOICE_FIELDS, OVERRIDABLE, from_description, oklahoma_limit
+from ginrummy.engine.rules import _CHOICE_FIELDS, OVERRIDABLE, from_description, oklahoma_limit
 
 # RULES.md, "The profiles", column by column.
 TABLE: dict[str, dict[str, Any]] = {

@@ -8,11 +8,11 @@ from dataclasses import fields
 
 import pytest
 
-from ginrummy import record
-from ginrummy.match import Match
+from ginrummy.engine import record
+from ginrummy.engine.match import Match
+from ginrummy.engine.sealer import DealSealer
+from ginrummy.engine.shuffle import SealError, commitment, shuffle_deck
 from ginrummy.players import make
-from ginrummy.sealer import DealSealer
-from ginrummy.shuffle import SealError, commitment, shuffle_deck
 
 
 def known_seeds() -> DealSealer:

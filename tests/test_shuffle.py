@@ -1,5 +1,5 @@
 """The sealed-deal shuffle ``ginrummy-shuffle-v1``: published vectors, checked three ways
-(``ginrummy.shuffle``, the independent snippet printed in docs/sealed-deals.md, and verify.js
+(``ginrummy.engine.shuffle``, the independent snippet printed in docs/sealed-deals.md, and verify.js
 under Node), the unbiased byte sampler, Fisher–Yates, and the client seed rules."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from ginrummy.cards import CARD_TEXT
-from ginrummy.shuffle import (
+from ginrummy.engine.cards import CARD_TEXT
+from ginrummy.engine.shuffle import (
     MAX_NONCE,
     SealedDeal,
     SealError,

@@ -11,13 +11,12 @@ import pytest
 from click.testing import CliRunner
 
 from ginrummy.cli import main
-from ginrummy.errors import GinRummyError
-from ginrummy.hand import Hand, deal_order
-from ginrummy.match import score_match
-from ginrummy.melds import min_deadwood
-from ginrummy.rules import RuleSet, get_rules
-from ginrummy.simstats import summarize_hands, summarize_matches
-from ginrummy.simulate import (
+from ginrummy.engine.errors import GinRummyError
+from ginrummy.engine.hand import Hand, deal_order
+from ginrummy.engine.match import score_match
+from ginrummy.engine.melds import min_deadwood
+from ginrummy.engine.rules import RuleSet, get_rules
+from ginrummy.selfplay.simulate import (
     KINDS,
     Setup,
     play_one_hand,
@@ -25,7 +24,8 @@ from ginrummy.simulate import (
     run_hands,
     run_matches,
 )
-from ginrummy.tournament import Tournament, summarize_tournament
+from ginrummy.selfplay.summary import summarize_hands, summarize_matches
+from ginrummy.selfplay.tournament import Tournament, summarize_tournament
 
 QUICK = get_rules("traditional", target=10)  # random players end a match in one scored hand
 
@@ -289,7 +289,7 @@ def test_bad_library_arguments_fail_with_the_engines_error() -> None:
 def test_tournament_summary_is_consistent() -> None:
     t = Tournament.of("traditional", ["simple", "simple", "random"], matches=4, seed="t")
     assert t.labels == ["simple", "simple#2", "random"]
-    from ginrummy.simulate import run_jobs
+    from ginrummy.selfplay.simulate import run_jobs
 
     parts = run_jobs(t.jobs())
     s = summarize_tournament(t, parts)
@@ -345,7 +345,7 @@ def test_bad_tournament_options_fail_cleanly(args: list[str], message: str) -> N
 
 
 def test_default_players_and_rule_flags_reach_the_run() -> None:
-    from ginrummy.commands.simulate import default_player
+    from ginrummy.cli.simulate import default_player
 
     result = invoke("simulate", "--hands", "4", "--seed", "d", "--json", "--no-progress",
                     "--hollywood", "--last-discard-chance", "--profile", "oklahoma",

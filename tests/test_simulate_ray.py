@@ -18,12 +18,12 @@ import pytest
 from click.testing import CliRunner
 
 from ginrummy.cli import main
-from ginrummy.rules import get_rules
-from ginrummy.simulate import Setup, iter_parts, run_hands, run_jobs, run_matches, split
-from ginrummy.tournament import Tournament
+from ginrummy.engine.rules import get_rules
+from ginrummy.selfplay.simulate import Setup, iter_parts, run_hands, run_jobs, run_matches, split
+from ginrummy.selfplay.tournament import Tournament
 
 ray = pytest.importorskip("ray")
-from ginrummy.simray import RaySession  # noqa: E402
+from ginrummy.selfplay.distributed import RaySession  # noqa: E402
 
 QUICK = get_rules("traditional", target=30)
 

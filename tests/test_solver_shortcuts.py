@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import random
 
-from ginrummy.cards import CARD_VALUE
-from ginrummy.melds import (
+from ginrummy.engine.cards import CARD_VALUE
+from ginrummy.engine.melds import (
     all_arrangements,
     best_discard,
     best_discard_deadwood,

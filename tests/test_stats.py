@@ -1,4 +1,5 @@
-"""ginrummy.stats against published values and against the definitions the formulas come from."""
+"""ginrummy.selfplay.stats against published values and against the definitions the formulas come
+from."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import statistics
 
 import pytest
 
-from ginrummy.stats import SMALL_SAMPLE, bradley_terry, mean_interval, wilson, z_value
+from ginrummy.selfplay.stats import SMALL_SAMPLE, bradley_terry, mean_interval, wilson, z_value
 
 Z95 = 1.959963984540054  # the 97.5% point of the standard normal (printed tables: 1.96)
 

@@ -18,7 +18,7 @@ from ginrummy.cli import main
 from ginrummy.coach import lesson_coach
 from ginrummy.lessons import load_situations
 from ginrummy.lessons.confirm import confirm
-from ginrummy.strategy import ABOUT, Evidence, strategy_data, strategy_tips
+from ginrummy.lessons.strategy import ABOUT, Evidence, strategy_data, strategy_tips
 
 TIPS = strategy_tips()
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "strategy_tips.py"

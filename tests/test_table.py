@@ -1,4 +1,5 @@
-"""The table (``ginrummy.table``): seats, turns, the computer's moves, reseeding, sealed deals.
+"""The table (``ginrummy.engine.table``): seats, turns, the computer's moves, reseeding, sealed
+deals.
 
 The persons in these tests are played by computer policies driven from outside through
 ``Table.play``, the way a front end forwards what a person typed or clicked.
@@ -8,13 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from ginrummy.errors import GinRummyError, IllegalMoveError
-from ginrummy.match import Match
-from ginrummy.players import Player, make
-from ginrummy.record import dumps, loads
-from ginrummy.sealer import DealSealer
-from ginrummy.shuffle import SealError
-from ginrummy.table import (
+from ginrummy.engine.errors import GinRummyError, IllegalMoveError
+from ginrummy.engine.match import Match
+from ginrummy.engine.record import dumps, loads
+from ginrummy.engine.sealer import DealSealer
+from ginrummy.engine.shuffle import SealError
+from ginrummy.engine.table import (
     Computer,
     Person,
     RemotePerson,
@@ -22,8 +22,9 @@ from ginrummy.table import (
     TurnError,
     decision_seed,
 )
-from ginrummy.verify import verify_record
-from ginrummy.view import PlayerView
+from ginrummy.engine.verify import verify_record
+from ginrummy.engine.view import PlayerView
+from ginrummy.players import Player, make
 
 
 def person_and_computer(seed: str, *, person_seat: int = 0, level: str = "hard") -> Table:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ginrummy.cards import Card
-from ginrummy.errors import InvalidCardError
+from ginrummy.engine.cards import Card
+from ginrummy.engine.errors import InvalidCardError
 from ginrummy.tui.parse import Command, CommandError, parse_command, short_move
 
 

@@ -17,11 +17,11 @@ import pytest
 from rich.cells import cell_len
 from rich.console import Console
 
-from ginrummy.cards import Card
-from ginrummy.events import Phase
+from ginrummy.engine.cards import Card
+from ginrummy.engine.events import Phase
+from ginrummy.engine.match import Match
+from ginrummy.engine.rules import get_rules
 from ginrummy.lessons import load_situations
-from ginrummy.match import Match
-from ginrummy.rules import get_rules
 from ginrummy.tui.lesson import LessonTable
 from ginrummy.tui.parse import short_move
 from ginrummy.tui.render import prompt_text

@@ -12,12 +12,10 @@ import pytest
 from rich.cells import cell_len
 from rich.console import Console, RenderableType
 
-from ginrummy.cards import Card, cards_of_mask
-from ginrummy.explain import explain_result
-from ginrummy.match import Match
+from ginrummy.engine.cards import Card, cards_of_mask
+from ginrummy.engine.match import Match
+from ginrummy.engine.rules import get_rules
 from ginrummy.players import make
-from ginrummy.rules import get_rules
-from ginrummy.sheet import GameSheet, SheetRow, score_sheet
 from ginrummy.tui.pages import ScoreSheet, render_help, render_rules, render_sheet, sheet_summary
 from ginrummy.tui.render import (
     moves_text,
@@ -26,6 +24,8 @@ from ginrummy.tui.render import (
     render_hand_end,
     render_table,
 )
+from ginrummy.words.explain import explain_result
+from ginrummy.words.sheet import GameSheet, SheetRow, score_sheet
 from tui_support import greedy_choice, match_with, stacked_blocks
 
 NAMES = ("You", "Computer")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ginrummy.match import Match
+from ginrummy.engine.match import Match
 from ginrummy.tui.saves import (
     CorruptSaveError,
     SavedMatch,

@@ -14,14 +14,14 @@ import pytest
 from click.testing import CliRunner
 
 from ginrummy.cli import main
-from ginrummy.match import Match
+from ginrummy.engine.match import Match
+from ginrummy.engine.rules import get_rules
+from ginrummy.engine.shuffle import SealError, check_client_seed
+from ginrummy.engine.verify import verify_record
+from ginrummy.engine.view import PlayerView
 from ginrummy.players import Player, make
-from ginrummy.rules import get_rules
-from ginrummy.shuffle import SealError, check_client_seed
 from ginrummy.tui.saves import CorruptSaveError, SavedMatch, new_saved_match
 from ginrummy.tui.table import TerminalTable
-from ginrummy.verify import verify_record
-from ginrummy.view import PlayerView
 from test_tui_table import META, NAMES, Session, scripted
 
 

@@ -11,11 +11,11 @@ from typing import get_args
 import pytest
 from rich.console import Console
 
-from ginrummy.errors import IllegalMoveError
-from ginrummy.hand import Hand
-from ginrummy.match import Match
+from ginrummy.engine.errors import IllegalMoveError
+from ginrummy.engine.hand import Hand
+from ginrummy.engine.match import Match
+from ginrummy.engine.rules import get_rules
 from ginrummy.players import Player, make
-from ginrummy.rules import get_rules
 from ginrummy.tui.pages import render_rules
 from ginrummy.tui.parse import Action, short_move
 from ginrummy.tui.render import deal_prompt

@@ -16,11 +16,11 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from ginrummy.cards import Card, parse_cards
-from ginrummy.hand import Hand
-from ginrummy.match import Match
-from ginrummy.melds import min_deadwood
-from ginrummy.rules import get_rules
+from ginrummy.engine.cards import Card, parse_cards
+from ginrummy.engine.hand import Hand
+from ginrummy.engine.match import Match
+from ginrummy.engine.melds import min_deadwood
+from ginrummy.engine.rules import get_rules
 from ginrummy.tui.render import deal_prompt
 from ginrummy.tui.sealing import derived_client_seed, make_sealer
 from tui_support import spawn_ginrummy
@@ -158,7 +158,7 @@ def first_turn_seed() -> tuple[str, Hand]:
 
 
 def engine_says(hand: Hand, move: str) -> str:
-    from ginrummy.errors import IllegalMoveError
+    from ginrummy.engine.errors import IllegalMoveError
 
     with pytest.raises(IllegalMoveError) as info:
         hand.copy().play(move)
@@ -323,7 +323,7 @@ def test_a_match_abandoned_mid_hand_keeps_that_deal_checkable(tmp_path: Path) ->
     """Abandoned with --new in the middle of a hand: the kept record reveals that hand's
     server seed (the match will never be played on), and `ginrummy verify` checks its deal.
     The name, with brackets, is text everywhere, the question's [y/N] included."""
-    from ginrummy.verify import verify_record
+    from ginrummy.engine.verify import verify_record
 
     child = spawn(tmp_path, *FAST, "--seed", "mid-hand", "--name", "Ann [/x]")
     for _ in range(3):  # deal, then a move or two of the hand

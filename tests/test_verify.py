@@ -1,4 +1,4 @@
-"""``ginrummy verify`` and :mod:`ginrummy.verify`: a sealed record verifies, and each kind of
+"""``ginrummy verify`` and :mod:`ginrummy.engine.verify`: a sealed record verifies, and each kind of
 tampering (seed, commitment, nonce, client seed, deck, a dealt, turned-up or drawn card, the
 moves, the result) is caught by the check that names it. verify.js's ``verifyHand`` is held to
 the same cases."""
@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from ginrummy import record
-from ginrummy.cards import CARD_TEXT, Card
 from ginrummy.cli import main
-from ginrummy.hand import deal_order
-from ginrummy.match import Match
+from ginrummy.engine import record
+from ginrummy.engine.cards import CARD_TEXT, Card
+from ginrummy.engine.hand import deal_order
+from ginrummy.engine.match import Match
+from ginrummy.engine.sealer import DealSealer
+from ginrummy.engine.verify import HandReport, verify_record
 from ginrummy.players import make
-from ginrummy.sealer import DealSealer
-from ginrummy.verify import HandReport, verify_record
 from sealed_node import run_js
 
 SEED1 = (bytes([1]) * 32).hex()

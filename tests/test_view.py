@@ -20,8 +20,8 @@ import bruteforce as bf
 from budget import examples
 from deals import build_deck, mask
 from ginrummy import Card, Hand, Match, PlayerView, get_rules
-from ginrummy.events import OVER
-from ginrummy.rules import PROFILE_NAMES
+from ginrummy.engine.events import OVER
+from ginrummy.engine.rules import PROFILE_NAMES
 from policies import choose_move
 
 #: Every field of PlayerView; a new field fails this test until its secrecy is checked below.

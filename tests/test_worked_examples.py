@@ -12,7 +12,7 @@ import pytest
 
 from deals import build_deck, mask
 from ginrummy import Hand, IllegalMoveError, deadwood, settle_hand
-from ginrummy.cards import parse_cards
+from ginrummy.engine.cards import parse_cards
 
 
 def cards(text: str) -> tuple[int, ...]:

@@ -7,12 +7,12 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ginrummy.cards import Card, parse_cards
-from ginrummy.match import Match
-from ginrummy.melds import min_deadwood
-from ginrummy.rules import RulesLike
-from ginrummy.sheet import SheetRow
-from ginrummy.view import PlayerView
+from ginrummy.engine.cards import Card, parse_cards
+from ginrummy.engine.match import Match
+from ginrummy.engine.melds import min_deadwood
+from ginrummy.engine.rules import RulesLike
+from ginrummy.engine.view import PlayerView
+from ginrummy.words.sheet import SheetRow
 
 
 def spawn_ginrummy(args: list[str], *, env: dict[str, str], dimensions: tuple[int, int],

@@ -9,27 +9,31 @@
 
 from __future__ import annotations
 
-# First: importing ginrummy.native picks the compiled core or its Python source.
-from . import native as native
-from .cards import Card, CardSet, CardsLike, parse_cards
-from .errors import (
+from . import _moved
+
+# First: importing ginrummy.engine.native picks the compiled core or its Python source.
+from .engine import native as native
+from .engine.cards import Card, CardSet, CardsLike, parse_cards
+from .engine.errors import (
     GinRummyError,
     IllegalMoveError,
     InvalidCardError,
     InvalidRecordError,
     InvalidRulesError,
 )
-from .hand import Hand
-from .match import GameScore, Match, MatchScore, score_match
-from .melds import Arrangement
-from .move import InvalidMoveError, Move
-from .rules import PROFILE_NAMES, RuleSet, get_rules
-from .settle import HandResult, settle_hand
-from .solve import all_melds, best_melds, deadwood
-from .table import Table
-from .view import PlayerView
+from .engine.hand import Hand
+from .engine.match import GameScore, Match, MatchScore, score_match
+from .engine.melds import Arrangement
+from .engine.move import InvalidMoveError, Move
+from .engine.rules import PROFILE_NAMES, RuleSet, get_rules
+from .engine.settle import HandResult, settle_hand
+from .engine.solve import all_melds, best_melds, deadwood
+from .engine.table import Table
+from .engine.view import PlayerView
 
 __version__ = "0.1.0"
+
+_moved.install()  # the modules' names before the layers (ginrummy._moved)
 
 __all__ = [
     "Arrangement",

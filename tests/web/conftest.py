@@ -25,10 +25,10 @@ import pytest
 from cryptography.fernet import Fernet
 from fastapi.testclient import TestClient
 
-from ginrummy.sealer import DealSealer
-from ginrummy.shuffle import SERVER_SEED_BYTES
-from ginrummy.store import Store
-from ginrummy.web import create_app
+from ginrummy.engine.sealer import DealSealer
+from ginrummy.engine.shuffle import SERVER_SEED_BYTES
+from ginrummy.server import create_app
+from ginrummy.server.store import Store
 
 # The store keeps live secrets encrypted (a key is required for PostgreSQL; for SQLite a key
 # file is made beside the database). One key for this test process, set before any store or
@@ -260,7 +260,7 @@ def known_deals(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
     matches to their end plays the same deals, and lasts as long, on every run (with secret
     seeds the whole match of test_people.py took 2 to 28 s). Everything else, the seals'
     checks included, is as in play."""
-    from ginrummy.web import sealing, service
+    from ginrummy.server import sealing, service
 
     def use(n: int) -> None:
         rng = random.Random(n)

@@ -130,7 +130,7 @@ def stored_match(store: Any, match_id: str) -> tuple[Any, str | None]:
     the last version is brought up to the new record by the moves it adds
     (``record.catch_up``, checked as ``loads`` checks them; test_record_catch_up compares the
     two) instead of replaying the whole record each time; treat it as read-only."""
-    from ginrummy.record import catch_up, loads
+    from ginrummy.engine.record import catch_up, loads
 
     version, text, seals = store.load_match(match_id)
     key = (id(store), match_id)
@@ -162,7 +162,7 @@ def secrets_by_seat(
     """:func:`secrets_now` for each of ``seats``, from one read of the database."""
     import json
 
-    from ginrummy.cards import cards_of_mask
+    from ginrummy.engine.cards import cards_of_mask
 
     match, seals = stored_match(store, match_id)
     assert seals is not None
@@ -277,8 +277,8 @@ def people_app(tmp_path: Any) -> Iterator[tuple[Any, Clock, Any, list[tuple[str,
     records every ``on_change`` call: (client, clock, service, changes)."""
     from fastapi.testclient import TestClient
 
-    from ginrummy.store import Store
-    from ginrummy.web import create_app
+    from ginrummy.server import create_app
+    from ginrummy.server.store import Store
 
     store = Store(f"sqlite:///{tmp_path / 'people.sqlite3'}")
     app = create_app(store=store, coach_processes=0)  # the coach in-thread (conftest.client)

@@ -14,8 +14,8 @@ from typing import Any
 
 from deals import build_deck
 from ginrummy import Match, get_rules
-from ginrummy.record import dumps
-from ginrummy.store import HandSummary, Store
+from ginrummy.engine.record import dumps
+from ginrummy.server.store import HandSummary, Store
 
 from .conftest import Server
 

@@ -22,7 +22,7 @@ import httpx
 import pytest
 from sqlalchemy import text
 
-from ginrummy.store import Store
+from ginrummy.server.store import Store
 
 from .conftest import STARTUP_SECONDS, Server
 from .pg_databases import database_url

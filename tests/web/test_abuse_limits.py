@@ -19,14 +19,14 @@ from fastapi import HTTPException
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from ginrummy.commands.serve import _rate_limits, serve
-from ginrummy.store import Store
-from ginrummy.store_limits import address_hash
-from ginrummy.web import create_app
-from ginrummy.web.limits import RateLimits
-from ginrummy.web.people import LOBBY_PER_ADDRESS, LOBBY_PRESENT_SECONDS
-from ginrummy.web.schemas import PeopleMatchIn
-from ginrummy.web.streams import REPLACE_AFTER, TRIM_AFTER, StreamLimits, Streams
+from ginrummy.cli.serve import _rate_limits, serve
+from ginrummy.server import create_app
+from ginrummy.server.limits import RateLimits
+from ginrummy.server.people import LOBBY_PER_ADDRESS, LOBBY_PRESENT_SECONDS
+from ginrummy.server.schemas import PeopleMatchIn
+from ginrummy.server.store import Store
+from ginrummy.server.store.limits import address_hash
+from ginrummy.server.streams import REPLACE_AFTER, TRIM_AFTER, StreamLimits, Streams
 
 from .helpers import people_app
 from .test_api import new_player

@@ -21,10 +21,10 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
-from ginrummy.commands.serve import serve
-from ginrummy.store import Store
-from ginrummy.store_limits import address_hash
-from ginrummy.store_ratings import WHY_UNRATED
+from ginrummy.cli.serve import serve
+from ginrummy.server.store import Store
+from ginrummy.server.store.limits import address_hash
+from ginrummy.server.store.ratings import WHY_UNRATED
 
 from .conftest import Server
 from .helpers import choose

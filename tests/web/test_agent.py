@@ -14,9 +14,9 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from ginrummy.cli import main
-from ginrummy.errors import GinRummyError
-from ginrummy.store import Store
-from ginrummy.web import create_app
+from ginrummy.engine.errors import GinRummyError
+from ginrummy.server import create_app
+from ginrummy.server.store import Store
 
 from .helpers import choose
 from .test_api import advance, new_player

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from ginrummy.cards import Card
-from ginrummy.record import loads
-from ginrummy.store import Store
-from ginrummy.verify import verify_record
+from ginrummy.engine.cards import Card
+from ginrummy.engine.record import loads
+from ginrummy.engine.verify import verify_record
+from ginrummy.server.store import Store
 
 from .helpers import card_tokens, choose, secrets_now, where_cards, without_spots
 
@@ -63,7 +63,7 @@ def test_no_response_shows_a_hidden_card_or_seed_before_the_hand_ends(
     client: TestClient, store: Store, matches: int, hands: int
 ) -> None:
     """Every answer is scanned for the hidden cards and for every server seed not revealed
-    yet; every finished hand's revealed seal then verifies with ``ginrummy.verify``, against
+    yet; every finished hand's revealed seal then verifies with ``ginrummy.engine.verify``, against
     the commitment the person was shown before the deal."""
     rng = random.Random(20240601 + matches)
     auth = new_player(client)

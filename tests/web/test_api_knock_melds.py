@@ -15,10 +15,10 @@ from fastapi.testclient import TestClient
 import bruteforce as bf
 from deals import build_deck
 from ginrummy import Match, get_rules
-from ginrummy.move import Move
-from ginrummy.record import loads
-from ginrummy.store import Store
-from ginrummy.web.serialize import hand_out
+from ginrummy.engine.move import Move
+from ginrummy.engine.record import loads
+from ginrummy.server.serialize import hand_out
+from ginrummy.server.store import Store
 
 from .helpers import choose
 from .knock_choice import (

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from ginrummy.store import Store
-from ginrummy.web import service as service_module
-from ginrummy.web.schemas import NewMatchIn, PeopleMatchIn
-from ginrummy.web.service import TableService
+from ginrummy.server import service as service_module
+from ginrummy.server.schemas import NewMatchIn, PeopleMatchIn
+from ginrummy.server.service import TableService
+from ginrummy.server.store import Store
 
 
 def fresh_state(store: Store, player: Any, match_id: str) -> dict[str, Any]:

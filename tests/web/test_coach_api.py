@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from ginrummy.record import loads
-from ginrummy.store import Store
-from ginrummy.web import create_app
-from ginrummy.web.limits import RateLimits
+from ginrummy.engine.record import loads
+from ginrummy.server import create_app
+from ginrummy.server.limits import RateLimits
+from ginrummy.server.store import Store
 
 from .helpers import card_tokens, choose, stored_match
 from .test_api import advance, new_match, new_player, secrets_now
@@ -215,7 +215,7 @@ def test_the_coach_on_a_sealed_match_reads_finished_hands_only(
     hand 2 is being played, hand 1's decisions are reviewed and revisited from a record of the
     finished hands alone (no deck of hand 2 reaches the coach), and no response holds a server
     seed not revealed yet."""
-    from ginrummy.web import coach_service
+    from ginrummy.server import coach_service
 
     read: list[str] = []
     real = coach_service.Position.from_record

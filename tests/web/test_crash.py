@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from ginrummy.verify import verify_record
+from ginrummy.engine.verify import verify_record
 
 from .conftest import Server, loopback_client
 from .helpers import choose

@@ -16,11 +16,11 @@ import uvicorn
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from ginrummy.commands.serve import bind_socket
-from ginrummy.store import Store
-from ginrummy.web import create_app
-from ginrummy.web.app import SERVER_ERROR
-from ginrummy.web.schemas import StrictIn
+from ginrummy.cli.serve import bind_socket
+from ginrummy.server import create_app
+from ginrummy.server.app import SERVER_ERROR
+from ginrummy.server.schemas import StrictIn
+from ginrummy.server.store import Store
 
 from .conftest import loopback_client
 from .helpers import dealt_match

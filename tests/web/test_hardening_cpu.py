@@ -15,10 +15,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from ginrummy.coach import decisions_of
-from ginrummy.store import Store
-from ginrummy.web import create_app
-from ginrummy.web.coach_service import _assess
-from ginrummy.web.limits import CoachPool, RateLimits, TooMany, _shared_executor
+from ginrummy.server import create_app
+from ginrummy.server.coach_service import _assess
+from ginrummy.server.limits import CoachPool, RateLimits, TooMany, _shared_executor
+from ginrummy.server.store import Store
 
 from .helpers import choose
 from .test_api import advance, new_match, new_player

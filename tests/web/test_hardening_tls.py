@@ -24,9 +24,9 @@ from fastapi.testclient import TestClient
 
 import ginrummy
 from ginrummy.cli import main
-from ginrummy.store import Store
-from ginrummy.web import create_app
-from ginrummy.web.app import HSTS
+from ginrummy.server import create_app
+from ginrummy.server.app import HSTS
+from ginrummy.server.store import Store
 
 from .conftest import ROOT, STARTUP_SECONDS, free_port
 from .test_hardening import _LiveApp

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from ginrummy.cards import cards_of_mask
+from ginrummy.engine.cards import cards_of_mask
 from ginrummy.lessons import answer, load_situations
-from ginrummy.store import Store
-from ginrummy.web import create_app
+from ginrummy.server import create_app
+from ginrummy.server.store import Store
 
 from .helpers import card_tokens, without_spots
 

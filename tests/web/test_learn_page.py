@@ -16,10 +16,10 @@ import pytest
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
-from ginrummy.cards import CardSet
-from ginrummy.cheatsheet import cheat_sheet
+from ginrummy.engine.cards import CardSet
+from ginrummy.engine.rules import PROFILE_NAMES, get_rules
 from ginrummy.lessons import answer, load_situations
-from ginrummy.rules import PROFILE_NAMES, get_rules
+from ginrummy.words.cheatsheet import cheat_sheet
 
 from .conftest import Server
 from .knock_choice import DEFAULT_MELDS, meld_groups, open_stacked
@@ -344,7 +344,7 @@ def test_by_the_numbers_shows_the_real_runs_with_their_commands(
 ) -> None:
     """Behind the Learn panel's "how we measured this", every figure of the package's data
     file (made by scripts/by_the_numbers.py) with its interval, and the command of each run."""
-    from ginrummy.web.learn_routes import by_the_numbers
+    from ginrummy.server.learn_routes import by_the_numbers
 
     data = by_the_numbers()
     with page_at(browser, live_server, width) as pg:
@@ -377,7 +377,7 @@ def test_the_strategy_panel_shows_every_tip_with_its_situation_and_figures(
     """Strategy (in the top bar): every tip, surest first, the situation that shows it (which
     opens on the table), and its self-play figure in one short line; no command, no tip
     contradicted by its own figure, and the whole window short enough to read (issue 38)."""
-    from ginrummy.strategy import ABOUT, strategy_tips
+    from ginrummy.lessons.strategy import ABOUT, strategy_tips
 
     tips = strategy_tips()
     with page_at(browser, live_server, width) as pg:

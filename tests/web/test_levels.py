@@ -9,10 +9,10 @@ from typing import Any, get_args
 import pytest
 
 from ginrummy.players import Player, make
-from ginrummy.store import Store
-from ginrummy.web import service
-from ginrummy.web.routes import LEVELS
-from ginrummy.web.schemas import Level, NewMatchIn
+from ginrummy.server import service
+from ginrummy.server.routes import LEVELS
+from ginrummy.server.schemas import Level, NewMatchIn
+from ginrummy.server.store import Store
 
 #: Level "agent" is the policy the server was started with (tests/web/test_agent.py).
 OURS = [level for level in get_args(Level) if level != service.AGENT]

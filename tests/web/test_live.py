@@ -224,7 +224,7 @@ def test_someone_elses_or_an_unknown_match_is_404_and_a_bad_resume_422(
 
 
 def test_a_player_past_the_stream_cap_gets_429_with_retry_after(ann: Api) -> None:
-    from ginrummy.web.live_routes import MAX_STREAMS_PER_PLAYER
+    from ginrummy.server.live_routes import MAX_STREAMS_PER_PLAYER
 
     state = ann.new_match()
     streams = [ann.events(state["id"]) for _ in range(MAX_STREAMS_PER_PLAYER)]

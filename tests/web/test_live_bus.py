@@ -10,8 +10,8 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from ginrummy.store import Store
-from ginrummy.web.live import LocalBus, Presence, bus_for, presence_key
+from ginrummy.server.live import LocalBus, Presence, bus_for, presence_key
+from ginrummy.server.store import Store
 
 
 def test_a_version_published_from_a_thread_wakes_the_subscription(tmp_path: Path) -> None:

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import uvicorn
 
-from ginrummy.store import Store
-from ginrummy.web import create_app
+from ginrummy.server import create_app
+from ginrummy.server.store import Store
 
 from .conftest import free_port
 from .test_live import Api

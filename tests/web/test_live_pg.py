@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from ginrummy.store import Store
-from ginrummy.web.live import APPLICATION_NAME, Presence
+from ginrummy.server.live import APPLICATION_NAME, Presence
+from ginrummy.server.store import Store
 
 from .conftest import Server
 from .test_live import Api

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ginrummy.store import Store
-from ginrummy.web.live import LocalBus
+from ginrummy.server.live import LocalBus
+from ginrummy.server.store import Store
 
 
 def test_the_poll_reads_versions_only_after_a_commit(tmp_path: Path) -> None:

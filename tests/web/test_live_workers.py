@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from ginrummy.commands.serve import serve
+from ginrummy.cli.serve import serve
 
 from .conftest import Server, loopback_client
 from .test_live import READ_TIMEOUT, Api, Events, sigterm_with_a_stream_open

@@ -16,11 +16,10 @@ from click.testing import CliRunner
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.engine import Engine
 
-from ginrummy import migrations
 from ginrummy.cli import main
-from ginrummy.store import PlayerInfo, Store
-from ginrummy.web.schemas import MatchState, NewMatchIn
-from ginrummy.web.service import TableService
+from ginrummy.server.schemas import MatchState, NewMatchIn
+from ginrummy.server.service import TableService
+from ginrummy.server.store import PlayerInfo, Store, migrations
 
 from .helpers import choose
 from .pg_databases import database_url

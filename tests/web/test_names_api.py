@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from ginrummy.store import Store
-from ginrummy.web import create_app
+from ginrummy.server import create_app
+from ginrummy.server.store import Store
 from names_support import DECEPTIVE
 
 from .helpers import new_player

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from comeback import comeback_match
-from ginrummy.record import dumps
-from ginrummy.store import HandSummary, Store
+from ginrummy.engine.record import dumps
+from ginrummy.server.store import HandSummary, Store
 
 from .conftest import Server, http_get
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from ginrummy.shuffle import SealError, check_client_seed
-from ginrummy.verify import verify_record
+from ginrummy.engine.shuffle import SealError, check_client_seed
+from ginrummy.engine.verify import verify_record
 
 from .conftest import Server
 from .test_page import (

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from ginrummy.record import loads
-from ginrummy.shuffle import combine_client_seeds, shuffle_deck
-from ginrummy.store import Store
-from ginrummy.verify import verify_record
-from ginrummy.web.limits import RateLimiter, RateLimits
+from ginrummy.engine.record import loads
+from ginrummy.engine.shuffle import combine_client_seeds, shuffle_deck
+from ginrummy.engine.verify import verify_record
+from ginrummy.server.limits import RateLimiter, RateLimits
+from ginrummy.server.store import Store
 
 from .helpers import (
     People,
@@ -256,7 +256,7 @@ def test_two_party_seeds_stay_hidden_until_both_are_in_then_both_make_the_deck(
 
 
 def cards_of(deck: list[int]) -> list[str]:
-    from ginrummy.cards import CARD_TEXT
+    from ginrummy.engine.cards import CARD_TEXT
 
     return [CARD_TEXT[c] for c in deck]
 
@@ -581,8 +581,8 @@ def test_the_documented_two_party_snippet_and_vectors_agree_with_the_shuffle() -
     import re
     from pathlib import Path
 
-    from ginrummy.cards import CARD_TEXT
-    from ginrummy.shuffle import commitment
+    from ginrummy.engine.cards import CARD_TEXT
+    from ginrummy.engine.shuffle import commitment
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "sealed-deals.md").read_text()
     snippet = doc.split("<!-- two-party-by-hand -->")[1].split("```python")[1].split("```")[0]
@@ -604,12 +604,12 @@ def test_a_two_party_record_verifies_with_the_command_and_a_swapped_seed_fails()
     combination, and a record whose two seeds were changed fails the ``client seeds`` check."""
     from click.testing import CliRunner
 
-    from ginrummy import record
     from ginrummy.cli import main
-    from ginrummy.match import Match
+    from ginrummy.engine import record
+    from ginrummy.engine.match import Match
+    from ginrummy.engine.sealer import DealSealer
+    from ginrummy.engine.table import Computer, Table
     from ginrummy.players import make
-    from ginrummy.sealer import DealSealer
-    from ginrummy.table import Computer, Table
 
     match = Match("modern", seed="two", start=False)
     sealer = DealSealer(match)
@@ -653,7 +653,7 @@ def test_a_creator_who_waited_long_for_the_other_person_is_not_counted_gone(
 def test_a_table_for_two_on_postgresql(pg_url: str) -> None:
     """The people tables' store methods on PostgreSQL: join, seeds, a deal, resign, the
     rating, a rematch, the lobby and the figures of both seats."""
-    from ginrummy.web import create_app
+    from ginrummy.server import create_app
 
     store = Store(pg_url)
     try:
@@ -683,7 +683,7 @@ def test_a_table_for_two_on_postgresql(pg_url: str) -> None:
 def test_reading_the_table_records_presence_at_most_every_few_seconds(tmp_path: Any) -> None:
     """A page reads the table after every event: those reads count as the person being here,
     but write the presence row only when the last record is a few seconds old."""
-    from ginrummy.web.people import SEEN_EVERY_SECONDS
+    from ginrummy.server.people import SEEN_EVERY_SECONDS
 
     with people_app(tmp_path) as (client, clock, service, _changes):
         t = People.start(client)

@@ -35,9 +35,9 @@ import psycopg
 import pytest
 from sqlalchemy.engine import make_url
 
-from ginrummy.commands.serve import serve
-from ginrummy.verify import verify_record
-from ginrummy.web.live import CHANNEL
+from ginrummy.cli.serve import serve
+from ginrummy.engine.verify import verify_record
+from ginrummy.server.live import CHANNEL
 
 from .conftest import Server, http_post, loopback_client
 from .helpers import choose

@@ -1,4 +1,4 @@
-"""Rate limits counted in the database (``ginrummy.store_limits``): moving windows that are
+"""Rate limits counted in the database (``ginrummy.server.store.limits``): moving windows that are
 exact at their edges, refused requests not counted, one count for every process on a
 database (two stores on one SQLite file; racing threads on SQLite and PostgreSQL), and the
 rows cleaned away. The same through two real worker processes: test_serve_workers.py."""
@@ -13,9 +13,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from ginrummy.store import Store
-from ginrummy.web import create_app
-from ginrummy.web.limits import RateLimiter, RateLimits, TooMany
+from ginrummy.server import create_app
+from ginrummy.server.limits import RateLimiter, RateLimits, TooMany
+from ginrummy.server.store import Store
 
 from .pg_databases import database_url
 

@@ -1,4 +1,4 @@
-"""The ratings' policy (issue 37, item 3; ``ginrummy.store_ratings``) at its exact edges, in
+"""The ratings' policy (issue 37, item 3; ``ginrummy.server.store.ratings``) at its exact edges, in
 process on SQLite and on PostgreSQL: a match with no finished hand is unrated; one pair of
 accounts counts :data:`PAIR_RATED` rated matches a day, either seat order; an account
 :data:`ACCOUNT_RATED` results and a client address :data:`ADDRESS_RATED`; each bound lets go
@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from ginrummy.store import PERSON, Store
-from ginrummy.store_ratings import (
+from ginrummy.server.store import PERSON, Store
+from ginrummy.server.store.ratings import (
     ACCOUNT_RATED,
     ADDRESS_RATED,
     PAIR_RATED,

@@ -27,8 +27,9 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
-from ginrummy.record import parse
-from ginrummy.store import Store, _Match, _Player
+from ginrummy.engine.record import parse
+from ginrummy.server.store import Store
+from ginrummy.server.store.models import _Match, _Player
 
 from .conftest import STARTUP_SECONDS, Server, loopback_client, retried
 from .helpers import card_tokens, choose, where_cards, without_spots
@@ -38,7 +39,7 @@ from .test_serve_workers import _worker_pids
 
 #: Bounds on the loops: racing starts, double submits, requests of a leak-scanned match.
 RACES, DOUBLE_SUBMITS, SCANNED_REQUESTS = 3, 6, 40
-#: A failed request in the server's log (``ginrummy.web`` logs each 500 with its traceback).
+#: A failed request in the server's log (``ginrummy.server`` logs each 500 with its traceback).
 FAILED = re.compile(r"Traceback|Internal Server Error|^[A-Z]+ /\S* failed$", re.MULTILINE)
 
 

@@ -22,9 +22,9 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from budget import examples
-from ginrummy.store import Store
-from ginrummy.web import create_app
-from ginrummy.web.app import MAX_BODY
+from ginrummy.server import create_app
+from ginrummy.server.app import MAX_BODY
+from ginrummy.server.store import Store
 
 _folder = tempfile.mkdtemp(prefix="ginrummy-schema-")
 _store = Store(f"sqlite:///{_folder}/games.sqlite3")

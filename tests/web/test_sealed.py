@@ -14,19 +14,19 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from ginrummy.cards import CARD_TEXT
 from ginrummy.cli import main
-from ginrummy.match import Match
+from ginrummy.engine.cards import CARD_TEXT
+from ginrummy.engine.match import Match
+from ginrummy.engine.record import dumps, loads
+from ginrummy.engine.rules import get_rules
+from ginrummy.engine.shuffle import SealError, check_client_seed, commitment, shuffle_deck
+from ginrummy.engine.verify import verify_record
+from ginrummy.engine.view import PlayerView
 from ginrummy.players import Player, make
-from ginrummy.record import dumps, loads
-from ginrummy.rules import get_rules
-from ginrummy.shuffle import SealError, check_client_seed, commitment, shuffle_deck
-from ginrummy.store import Store
-from ginrummy.verify import verify_record
-from ginrummy.view import PlayerView
-from ginrummy.web import create_app, service
-from ginrummy.web.schemas import NewMatchIn
-from ginrummy.web.service import TableService
+from ginrummy.server import create_app, service
+from ginrummy.server.schemas import NewMatchIn
+from ginrummy.server.service import TableService
+from ginrummy.server.store import Store
 
 from .helpers import choose
 

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from ginrummy.cli import main
-from ginrummy.commands.serve import bind_socket, url_of
+from ginrummy.cli.serve import bind_socket, url_of
 
 
 def test_a_taken_port_moves_on_to_the_next_free_one() -> None:

@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import pytest
 
-from ginrummy.store import Store
+from ginrummy.server.store import Store
 
 from .conftest import STARTUP_SECONDS, Server, http_get, http_post, loopback_client, retried
 from .helpers import choose

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from ginrummy.store import Store
-from ginrummy.web import create_app
+from ginrummy.server import create_app
+from ginrummy.server.store import Store
 
 from .conftest import Server
 from .helpers import dealt_match, new_player

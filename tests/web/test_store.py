@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from ginrummy.errors import InvalidNameError
-from ginrummy.match import Match
+from ginrummy.engine.errors import InvalidNameError
+from ginrummy.engine.match import Match
+from ginrummy.engine.record import dumps, loads
 from ginrummy.players import make
-from ginrummy.record import dumps, loads
-from ginrummy.selfplay import play_hand
-from ginrummy.store import ConflictError, HandSummary, Store
-from ginrummy.web.schemas import NewMatchIn
-from ginrummy.web.service import TableService
+from ginrummy.selfplay.play import play_hand
+from ginrummy.server.schemas import NewMatchIn
+from ginrummy.server.service import TableService
+from ginrummy.server.store import ConflictError, HandSummary, Store
 
 from .helpers import choose
 
@@ -49,7 +49,7 @@ def test_players_are_found_by_their_token_only(store: Store) -> None:
     assert store.player_by_token(token) == ann
     assert store.player_by_token(token + "x") is None
     assert bob.name == "B" * 40 and ann.id != bob.id
-    with pytest.raises(InvalidNameError):  # too long: refused, not cut (ginrummy.names)
+    with pytest.raises(InvalidNameError):  # too long: refused, not cut (ginrummy.words.names)
         store.create_player("B" * 41)
 
 
@@ -120,8 +120,8 @@ def test_self_play_records_fit_the_record_column(store: Store) -> None:
 def test_two_servers_on_one_database_cannot_both_play_the_same_turn(tmp_path: Path) -> None:
     """Two processes (here two services with their own caches) share a database: the second
     move chosen on the same version is refused and changes nothing."""
-    from ginrummy.store import ConflictError as StoreConflict
-    from ginrummy.web.service import Conflict
+    from ginrummy.server.service import Conflict
+    from ginrummy.server.store import ConflictError as StoreConflict
 
     store = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
     one, two = TableService(store), TableService(store)
@@ -146,7 +146,7 @@ def test_two_servers_on_one_database_cannot_both_play_the_same_turn(tmp_path: Pa
 def test_threads_racing_on_one_turn_get_one_answer(tmp_path: Path) -> None:
     import threading
 
-    from ginrummy.web.service import Conflict
+    from ginrummy.server.service import Conflict
 
     store = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
     service = TableService(store)

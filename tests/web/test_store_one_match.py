@@ -13,9 +13,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select, text
 from sqlalchemy.exc import IntegrityError
 
-from ginrummy.store import Store, UnfinishedMatchError, _Match
-from ginrummy.web import create_app
-from ginrummy.web.limits import RateLimits
+from ginrummy.server import create_app
+from ginrummy.server.limits import RateLimits
+from ginrummy.server.store import Store, UnfinishedMatchError
+from ginrummy.server.store.models import _Match
 
 from .pg_databases import new_pg_database
 

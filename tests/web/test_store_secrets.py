@@ -16,10 +16,10 @@ from click.testing import CliRunner
 from sqlalchemy import text
 
 from ginrummy.cli import main
-from ginrummy.store import SecretKeyError, Store
-from ginrummy.store_keys import ENV_KEY, SecretBox, generate_key, load_keys
-from ginrummy.web.schemas import NewMatchIn
-from ginrummy.web.service import TableService
+from ginrummy.server.schemas import NewMatchIn
+from ginrummy.server.service import TableService
+from ginrummy.server.store import SecretKeyError, Store
+from ginrummy.server.store.keys import ENV_KEY, SecretBox, generate_key, load_keys
 
 from .helpers import choose
 from .pg_databases import database_url

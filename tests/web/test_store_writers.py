@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ginrummy.store import Store
+from ginrummy.server.store import Store
 
 
 def taken(path: str) -> bool:

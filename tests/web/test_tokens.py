@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select, text
 
-from ginrummy.store import Store
-from ginrummy.store_tokens import CODE_REFUSED, _Token
+from ginrummy.server.store import Store
+from ginrummy.server.store.tokens import CODE_REFUSED, _Token
 
 
 class Clock:

@@ -1,4 +1,4 @@
-"""The coach: judges a seat's decisions from its :class:`~ginrummy.view.PlayerView` only.
+"""The coach: judges a seat's decisions from its :class:`~ginrummy.engine.view.PlayerView` only.
 
 :class:`Coach` rates one decision (:meth:`Coach.assess`) against the cards the seat cannot see,
 by playing the hand out in many guessed worlds; :mod:`.review` lists a finished hand's

@@ -1,7 +1,7 @@
 """The coach: rates one decision of a seat against the cards that seat cannot see.
 
-:meth:`Coach.assess` takes the seat's :class:`~ginrummy.view.PlayerView` *before* its move and
-the move it made, and answers with an :class:`Assessment`: what kind of decision it was, every
+:meth:`Coach.assess` takes the seat's :class:`~ginrummy.engine.view.PlayerView` *before* its move
+and the move it made, and answers with an :class:`Assessment`: what kind of decision it was, every
 alternative worth showing with its value, the best move, how much the move gave up, a rating
 (good, inaccuracy or mistake) and one sentence saying why (:mod:`.reasons`).
 
@@ -12,7 +12,7 @@ How a move is valued (the whole algorithm is in ``docs/coach.md``):
    (:class:`~ginrummy.players.knowledge.OpponentModel`: the cards it picked up are certain,
    cards near what it threw away or passed are less likely), developed by one extra card per
    opponent turn the way a hand in play is, and the rest of the unseen cards shuffled into the
-   stock (:meth:`ginrummy.hand.Hand.determinize`).
+   stock (:meth:`ginrummy.engine.hand.Hand.determinize`).
 2. **Playouts.** Every candidate move is played in every world, then the hand is played to its
    end by :mod:`.playout`'s policy for both seats and scored by the engine. The same worlds
    serve every candidate (common random numbers), so the differences between moves are far
@@ -39,15 +39,15 @@ import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 
-from ..cards import CARD_VALUE
-from ..errors import IllegalMoveError
-from ..hand import Hand
-from ..melds import discard_deadwoods, mask_value, min_deadwood
-from ..move import BIG_GIN, DISCARD, KNOCK, InvalidMoveError, Move
+from ..engine.cards import CARD_VALUE
+from ..engine.errors import IllegalMoveError
+from ..engine.hand import Hand
+from ..engine.melds import discard_deadwoods, mask_value, min_deadwood
+from ..engine.move import BIG_GIN, DISCARD, KNOCK, InvalidMoveError, Move
+from ..engine.view import PlayerView
 from ..players.knowledge import OpponentModel, feeds_known_meld
 from ..players.search import MoveValues, mean, paired_difference, value_moves
 from ..players.worlds import sample_worlds
-from ..view import PlayerView
 from .playout import CoachPolicy
 from .reasons import reason_for
 from .verdict import RATINGS, Alternative, Assessment, DecisionKind, Rating
@@ -128,7 +128,7 @@ def move_deadwood(view: PlayerView, move: str) -> int | None:
 
 
 def move_words(view: PlayerView, move: str) -> str:
-    """A move in words from the seat's side (:meth:`ginrummy.move.Move.words`, with the top
+    """A move in words from the seat's side (:meth:`ginrummy.engine.move.Move.words`, with the top
     discard, the phase and a knock's deadwood read from the view): ``discard the 7♦``,
     ``knock with 6, discarding the 7♦``, ``take the 9♠``, ``draw from the stock``. A knock's
     declared melds are not read out: the deadwood count says what they leave."""
@@ -214,8 +214,8 @@ class Coach:
     def assess(self, view: PlayerView, move: str) -> Assessment:
         """Judge ``move`` made by the view's seat at the position the view describes.
 
-        Raises :class:`~ginrummy.errors.IllegalMoveError` when it is not the seat's turn or the
-        move is not legal there.
+        Raises :class:`~ginrummy.engine.errors.IllegalMoveError` when it is not the seat's turn or
+        the move is not legal there.
         """
         if not isinstance(view, PlayerView):
             raise TypeError(f"the coach judges from a PlayerView, not a {type(view).__name__}")

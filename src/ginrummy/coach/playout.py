@@ -11,7 +11,7 @@ throw early in the hand, fading to nothing as the stock runs down. In self-play 
 purely greedy policy (about +0.7 points a hand over 6,000 hands with ``keep_pairs`` 4 to 6).
 
 The playout itself is the players' (:mod:`ginrummy.players.rollout`): it drives a lean copy of
-the hand (:meth:`ginrummy.hand.Hand.lean_copy`) through the hand's own per-move rules, so the
+the hand (:meth:`ginrummy.engine.hand.Hand.lean_copy`) through the hand's own per-move rules, so the
 opening, the stock floor, the last-discard chance and the scoring exist once, in the engine.
 The policy sees only its own seat's cards, the discard pile and what the opponent picked up in
 the open.

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cards import CARD_VALUE, RANK_NAMES, SUIT_NAMES, Card
-from ..hand import STOCK_FLOOR
-from ..melds import (
+from ..engine.cards import CARD_VALUE, RANK_NAMES, SUIT_NAMES, Card
+from ..engine.hand import STOCK_FLOOR
+from ..engine.melds import (
     START_PARTNERS,
     best_arrangement,
     discard_deadwoods,
@@ -23,10 +23,10 @@ from ..melds import (
     meld_neighbours,
     min_deadwood,
 )
-from ..move import DISCARD, Move
+from ..engine.move import DISCARD, Move
+from ..engine.settle import default_knock_arrangement
+from ..engine.view import PlayerView
 from ..players.knowledge import feeds_known_meld
-from ..settle import default_knock_arrangement
-from ..view import PlayerView
 from .verdict import Alternative, DecisionKind, Rating
 
 __all__ = ["reason_for", "turns_ago", "percent"]

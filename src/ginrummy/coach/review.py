@@ -1,7 +1,7 @@
 """A finished hand's review: every decision of one seat, assessed, and the costliest of them.
 
 The decisions are found by replaying the hand from its deck and moves: at each move of the seat
-that had more than one legal choice, the seat's :class:`~ginrummy.view.PlayerView` before the
+that had more than one legal choice, the seat's :class:`~ginrummy.engine.view.PlayerView` before the
 move is what the coach judges. Assessments already made while the hand was played (a table
 keeps them as remarks) are passed in ``known`` and reused, so a review after live coaching
 costs nothing more.
@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from ..hand import Hand
-from ..move import Move
-from ..view import PlayerView
+from ..engine.hand import Hand
+from ..engine.move import Move
+from ..engine.view import PlayerView
 from .assess import Assessment, Coach
 
 __all__ = ["Decision", "HandReview", "decisions_of", "review_hand", "COSTLIEST"]

@@ -1,4 +1,5 @@
-"""The environment's fixed action numbering, to and from the engine's :class:`~ginrummy.move.Move`.
+"""The environment's fixed action numbering, to and from the engine's
+:class:`~ginrummy.engine.move.Move`.
 
 Every legal move of a hand has one action number (``docs/env.md``, "Actions"):
 
@@ -35,12 +36,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import shown
-from ..errors import IllegalMoveError
-from ..melds import Arrangement, all_arrangements, layoff_spots
-from ..move import BIG_GIN, DISCARD, DRAW, KNOCK, PASS, TAKE, Move
-from ..settle import default_knock_arrangement
-from ..view import PlayerView
+from ..engine.cards import shown
+from ..engine.errors import IllegalMoveError
+from ..engine.melds import Arrangement, all_arrangements, layoff_spots
+from ..engine.move import BIG_GIN, DISCARD, DRAW, KNOCK, PASS, TAKE, Move
+from ..engine.settle import default_knock_arrangement
+from ..engine.view import PlayerView
 
 __all__ = [
     "ALTERNATIVES",
@@ -156,8 +157,8 @@ def is_action_number(value: object) -> bool:
 def move_of(action: int | np.integer[Any], view: PlayerView) -> Move:
     """The engine move that ``action`` stands for in ``view``'s position.
 
-    Raises :class:`~ginrummy.errors.IllegalMoveError` for anything but an integer (Python's or
-    NumPy's: a float, a string or an array is refused, never rounded or parsed), a number
+    Raises :class:`~ginrummy.engine.errors.IllegalMoveError` for anything but an integer (Python's
+    or NumPy's: a float, a string or an array is refused, never rounded or parsed), a number
     outside the numbering or a declared-arrangement slot that is empty in this position.
     (Whether the move is legal now is the engine's to say: the mask tells in advance.)
     """
@@ -185,7 +186,7 @@ def action_of(move: str | Move, view: PlayerView) -> int:
     """The action number of ``move`` in ``view``'s position (the inverse of :func:`move_of`).
 
     A knock declaring the default arrangement is the plain knock's action. Raises
-    :class:`~ginrummy.errors.IllegalMoveError` for a declared arrangement that has no slot.
+    :class:`~ginrummy.engine.errors.IllegalMoveError` for a declared arrangement that has no slot.
     """
     parsed = Move.parse(move)
     hit = _ACTION_BY_TEXT.get(str(parsed))

@@ -1,10 +1,11 @@
 """``ginrummy_v0``: gin rummy as a PettingZoo AEC environment, played by our engine.
 
-The environment drives a :class:`~ginrummy.table.Table` like every other front end: agents sit
-in :class:`~ginrummy.table.Person` seats and their actions go through :meth:`Table.play`; an
-``opponent`` sits in a :class:`~ginrummy.table.Computer` seat and the table plays it, from its
-own view, whenever it is to act. Observations, masks, infos and the rendered text are built from
-the acting seat's :class:`~ginrummy.view.PlayerView` only (``docs/env.md``).
+The environment drives a :class:`~ginrummy.engine.table.Table` like every other front end: agents
+sit in :class:`~ginrummy.engine.table.Person` seats and their actions go through :meth:`Table.play`;
+an
+``opponent`` sits in a :class:`~ginrummy.engine.table.Computer` seat and the table plays it, from
+its own view, whenever it is to act. Observations, masks, infos and the rendered text are built from
+the acting seat's :class:`~ginrummy.engine.view.PlayerView` only (``docs/env.md``).
 """
 
 from __future__ import annotations
@@ -21,13 +22,13 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped]
 from pettingzoo.utils.wrappers import order_enforcing  # type: ignore[import-untyped]
 
-from ..errors import GinRummyError, IllegalMoveError
-from ..match import Match
+from ..engine.errors import GinRummyError, IllegalMoveError
+from ..engine.match import Match
+from ..engine.rules import RuleSet, RulesLike, get_rules
+from ..engine.settle import HandResult
+from ..engine.table import Computer, Person, Seat, Table
+from ..engine.view import PlayerView
 from ..players import make
-from ..rules import RuleSet, RulesLike, get_rules
-from ..settle import HandResult
-from ..table import Computer, Person, Seat, Table
-from ..view import PlayerView
 from .actions import NUM_ACTIONS, action_mask, move_of
 from .observation import OBS_SIZE, encode
 from .text import view_text
@@ -122,15 +123,15 @@ class raw_env(AECEnv):  # type: ignore[misc]
     """Gin rummy for two agents (or one, against our ``opponent``), one hand or one match per
     episode.
 
-    ``profile`` is a rule profile name or a :class:`~ginrummy.rules.RuleSet`; ``hollywood``,
+    ``profile`` is a rule profile name or a :class:`~ginrummy.engine.rules.RuleSet`; ``hollywood``,
     ``last_discard_chance`` and ``rules`` (a dict of overrides such as ``{"gin_bonus": 30}``)
-    change it, checked by :func:`~ginrummy.rules.get_rules`. ``episode`` is ``"hand"`` or
+    change it, checked by :func:`~ginrummy.engine.rules.get_rules`. ``episode`` is ``"hand"`` or
     ``"match"``. ``reward`` is ``"points"`` (each hand's points to its winner, minus to the
     loser, when the hand ends) or ``"match"`` (+1/-1/0 for the episode's outcome: the match's
     winner, or the hand's). ``opponent`` names one of our players (``"random"``, ``"simple"``,
     ``"hard"``, ...): it takes the seat other than ``seat`` and only ``player_{seat}`` is an
     agent. Each agent's info, when it is to act and at the end, holds its ``view``
-    (:class:`~ginrummy.view.PlayerView`), and with ``info_text`` its ``text`` too
+    (:class:`~ginrummy.engine.view.PlayerView`), and with ``info_text`` its ``text`` too
     (:func:`~ginrummy.env.text.view_text`; off by default because it costs a fifth of a step).
     """
 
@@ -239,7 +240,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         """Play ``action`` (see :mod:`ginrummy.env.actions`) for :attr:`agent_selection`.
 
         An action outside the mask raises the engine's
-        :class:`~ginrummy.errors.IllegalMoveError` and changes nothing; with
+        :class:`~ginrummy.engine.errors.IllegalMoveError` and changes nothing; with
         ``illegal_reward`` set (as :func:`env` does) it ends the episode instead, with that
         reward to the agent and 0 to the other. An action is an integer (Python's or NumPy's);
         anything else (a float, a string, an array) is an illegal action too.
@@ -315,7 +316,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     # Beyond the AEC API.
 
     def view(self, agent: str) -> PlayerView:
-        """``agent``'s :class:`~ginrummy.view.PlayerView` now (also in its info when it is to
+        """``agent``'s :class:`~ginrummy.engine.view.PlayerView` now (also in its info when it is to
         act). Only an agent's: with a built-in opponent, its seat is not an agent, and its
         view (its hand) is not the learner's to read."""
         if agent not in self.possible_agents:

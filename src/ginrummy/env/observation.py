@@ -1,5 +1,5 @@
 """The environment's observation: a fixed-size float32 vector built from one seat's
-:class:`~ginrummy.view.PlayerView` and nothing else (fairness by construction).
+:class:`~ginrummy.engine.view.PlayerView` and nothing else (fairness by construction).
 
 Layout (``docs/env.md``, "Observation"); card planes are indexed by card, ``suit * 13 + rank``
 (clubs, diamonds, hearts, spades; ace 0 ... king 12):
@@ -41,9 +41,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import FULL_DECK
-from ..melds import min_deadwood
-from ..view import PlayerView
+from ..engine.cards import FULL_DECK
+from ..engine.melds import min_deadwood
+from ..engine.view import PlayerView
 
 __all__ = ["OBS_SIZE", "PHASES", "PLANES", "SCALARS", "encode"]
 

@@ -3,12 +3,13 @@
 A *policy* is a callable ``policy(observation, action_mask) -> action``: the observation vector
 and the action mask of :mod:`ginrummy.env` (what ``env.last()`` gives an agent), and an action
 number of :mod:`ginrummy.env.actions`. :class:`PolicyPlayer` wraps one as a
-:class:`~ginrummy.players.Player`, so it sits in a :class:`~ginrummy.table.Computer` seat like
-our own players, and like them it sees only its seat's :class:`~ginrummy.view.PlayerView`:
+:class:`~ginrummy.players.Player`, so it sits in a :class:`~ginrummy.engine.table.Computer` seat
+like our own players, and like them it sees only its seat's
+:class:`~ginrummy.engine.view.PlayerView`:
 
->>> from ginrummy.match import Match
+>>> from ginrummy.engine.match import Match
 >>> from ginrummy.players import make
->>> from ginrummy.table import Computer, Table
+>>> from ginrummy.engine.table import Computer, Table
 >>> import numpy as np
 >>> first_legal = lambda obs, mask: int(np.flatnonzero(mask)[0])
 >>> table = Table(Match("modern", seed="doc"),
@@ -29,10 +30,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import shown
-from ..errors import GinRummyError, IllegalMoveError, PlayerError
-from ..players.base import Player
-from ..view import PlayerView
+from ..engine.cards import shown
+from ..engine.errors import GinRummyError, IllegalMoveError, PlayerError
+from ..engine.player import Player
+from ..engine.view import PlayerView
 from .actions import action_mask, is_action_number, move_of
 from .observation import encode
 
@@ -53,11 +54,11 @@ class IllegalActionError(PolicyError, IllegalMoveError):
 class PolicyPlayer(Player):
     """A :class:`~ginrummy.players.Player` that asks ``policy`` for an action number and plays
     its move. An action outside the mask is refused with :class:`IllegalActionError` (an
-    :class:`~ginrummy.errors.IllegalMoveError`) naming the action (a policy bug, not a move to
-    correct silently); a policy that raises, or answers with anything but an integer (a float
+    :class:`~ginrummy.engine.errors.IllegalMoveError`) naming the action (a policy bug, not a move
+    to correct silently); a policy that raises, or answers with anything but an integer (a float
     is not rounded), is a :class:`PolicyError` saying so. Both are
-    :class:`~ginrummy.errors.PlayerError` s: the terminal table stops with the reason, the web
-    table answers 500, neither plays anything."""
+    :class:`~ginrummy.engine.errors.PlayerError` s: the terminal table stops with the reason, the
+    web table answers 500, neither plays anything."""
 
     name = "policy"
 
@@ -90,7 +91,7 @@ def _name(policy: Policy) -> str:
 
 def load_policy(reference: str) -> Policy:
     """The policy that ``reference`` (``package.module:attr``, the attribute may be dotted)
-    names. Raises :class:`~ginrummy.errors.GinRummyError` with the reason when it cannot be
+    names. Raises :class:`~ginrummy.engine.errors.GinRummyError` with the reason when it cannot be
     imported or is not callable."""
     module_name, sep, attr = reference.partition(":")
     if not sep or not module_name or not attr:

@@ -1,11 +1,11 @@
-"""A plain-text picture of one seat's :class:`~ginrummy.view.PlayerView`: what ``render()``
+"""A plain-text picture of one seat's :class:`~ginrummy.engine.view.PlayerView`: what ``render()``
 shows and what ``infos[agent]["text"]`` holds. Built from the view only, so it never shows a
 card the seat may not see."""
 
 from __future__ import annotations
 
-from ..cards import CARD_TEXT, mask_text
-from ..view import PlayerView
+from ..engine.cards import CARD_TEXT, mask_text
+from ..engine.view import PlayerView
 
 __all__ = ["view_text"]
 

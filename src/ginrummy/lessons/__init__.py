@@ -1,6 +1,6 @@
 """Sample situations for learning the game: positions with one decision and the lesson it teaches.
 
-A situation is a match record (:mod:`ginrummy.record`) whose last hand stops at the learner's
+A situation is a match record (:mod:`ginrummy.engine.record`) whose last hand stops at the learner's
 decision, with a lesson table in the record's ``meta``::
 
     [meta.lesson]

@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..errors import GinRummyError, IllegalMoveError
-from ..move import Move
-from ..view import PlayerView
+from ..engine.errors import GinRummyError, IllegalMoveError
+from ..engine.move import Move
+from ..engine.view import PlayerView
 from .model import Fact, Situation
 from .position import Outcome
 
@@ -35,7 +35,7 @@ class Answer:
 def answer(situation: Situation, move: str) -> Answer:
     """Judge ``move`` at the situation's position.
 
-    Raises :class:`~ginrummy.errors.IllegalMoveError` (with the engine's sentence) for a move
+    Raises :class:`~ginrummy.engine.errors.IllegalMoveError` (with the engine's sentence) for a move
     the rules do not allow; nothing is changed.
     """
     yours = situation.position.play([move])

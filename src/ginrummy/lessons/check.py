@@ -8,11 +8,11 @@ from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
 from typing import Any
 
-from ..cards import CardSet
-from ..errors import InvalidCardError, InvalidRecordError
-from ..melds import min_deadwood
-from ..move import DISCARD, Move
-from ..record import loads, parse
+from ..engine.cards import CardSet
+from ..engine.errors import InvalidCardError, InvalidRecordError
+from ..engine.melds import min_deadwood
+from ..engine.move import DISCARD, Move
+from ..engine.record import loads, parse
 from .model import FEATURES, TOPICS, Fact, Lesson, Situation, parse_lesson
 from .position import InvalidSituationError, Outcome, Position
 
@@ -186,7 +186,7 @@ def load_situation(text: str, source: str = "situation") -> Situation:
 
 def situation_files() -> list[tuple[str, str]]:
     """``(file name, text)`` of every situation shipped with the package, in name order."""
-    folder = resources.files("ginrummy") / "situations"
+    folder = resources.files("ginrummy.lessons") / "situations"
     out = []
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".toml") and entry.is_file():

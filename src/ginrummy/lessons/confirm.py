@@ -27,8 +27,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..move import Move
-from ..view import PlayerView
+from ..engine.move import Move
+from ..engine.view import PlayerView
 from .model import Situation
 
 __all__ = ["CoachJudge", "Confirmation", "confirm", "confirm_seeds", "named_wrong_moves"]

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..rules import PROFILE_NAMES, RuleSet
+from ..engine.rules import PROFILE_NAMES, RuleSet
 from .position import InvalidSituationError, Outcome, Position
 
 __all__ = ["TOPICS", "PROOFS", "FEATURES", "FACT_FIELDS", "Fact", "Lesson", "Situation",

@@ -10,16 +10,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..cards import Card
-from ..errors import GinRummyError
-from ..explain import explain_result
-from ..match import Match
-from ..melds import discard_deadwoods, min_deadwood
-from ..move import DISCARD, Move
-from ..record import loads
-from ..rules import RuleSet
-from ..settle import HandResult
-from ..view import PlayerView
+from ..engine.cards import Card
+from ..engine.errors import GinRummyError
+from ..engine.match import Match
+from ..engine.melds import discard_deadwoods, min_deadwood
+from ..engine.move import DISCARD, Move
+from ..engine.record import loads
+from ..engine.rules import RuleSet
+from ..engine.settle import HandResult
+from ..engine.view import PlayerView
+from ..words.explain import explain_result
 
 __all__ = ["NAMES", "InvalidSituationError", "Outcome", "Position"]
 

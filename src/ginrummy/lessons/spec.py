@@ -36,12 +36,12 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..cards import CARD_TEXT, Card, CardsLike, to_cards
-from ..errors import GinRummyError, InvalidCardError
-from ..hand import deal_order
-from ..match import Match
-from ..record import dumps, loads, read_toml
-from ..rules import get_rules
+from ..engine.cards import CARD_TEXT, Card, CardsLike, to_cards
+from ..engine.errors import GinRummyError, InvalidCardError
+from ..engine.hand import deal_order
+from ..engine.match import Match
+from ..engine.record import dumps, loads, read_toml
+from ..engine.rules import get_rules
 from .check import load_situation
 from .model import FACT_FIELDS, parse_lesson
 from .position import InvalidSituationError
@@ -58,7 +58,8 @@ def deal_deck(
 ) -> list[Card]:
     """The 52-card deck (index 0 on top) that deals ``seat0`` and ``seat1`` their ten cards with
     ``dealer`` dealing, turns ``upcard`` up and puts ``stock`` on top of the stock in draw order;
-    the stock's other cards follow in card order. The inverse of :func:`ginrummy.hand.deal_order`.
+    the stock's other cards follow in card order. The inverse of
+    :func:`ginrummy.engine.hand.deal_order`.
     """
     hands = [to_cards(seat0), to_cards(seat1)]
     for seat, cards in enumerate(hands):

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cheatsheet import rules_name
-from ..move import InvalidMoveError, Move
+from ..engine.move import InvalidMoveError, Move
+from ..words.cheatsheet import rules_name
 from .answers import Answer
 from .model import PROOFS, Fact, Situation
 from .position import Outcome
@@ -48,7 +48,7 @@ def shown_title(situation: Situation, *, answered: bool) -> str:
 
 
 def move_words(move: str) -> str:
-    """One move in words (:meth:`ginrummy.move.Move.words`, without the table's context):
+    """One move in words (:meth:`ginrummy.engine.move.Move.words`, without the table's context):
     ``discard Th`` -> ``discard the 10♥``; text that is not a move is returned as it is."""
     try:
         return Move.parse(move).words()

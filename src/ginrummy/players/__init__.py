@@ -1,4 +1,4 @@
-"""Computer players. Each decides from a :class:`~ginrummy.view.PlayerView` only.
+"""Computer players. Each decides from a :class:`~ginrummy.engine.view.PlayerView` only.
 
 >>> from ginrummy import Hand
 >>> from ginrummy.players import make
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..errors import GinRummyError
-from .base import Player
+from ..engine.errors import GinRummyError
+from ..engine.player import Player
 from .expert import ExpertPlayer
 from .hard import HardPlayer, MediumPlayer
 from .random_player import RandomPlayer

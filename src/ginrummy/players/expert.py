@@ -16,7 +16,7 @@ At each decision with a real choice the player:
    developed by one extra unseen card per opponent turn (in and out again if no better: a hand
    that has been played for a while is better than a fresh deal; one card per turn matches the
    real deadwood of ``hard``'s hands turn by turn), and a random order of the rest of the
-   unseen cards as the stock, built with :meth:`ginrummy.hand.Hand.determinize`. Off by
+   unseen cards as the stock, built with :meth:`ginrummy.engine.hand.Hand.determinize`. Off by
    default (trials of issue 14 found no gain, docs/notes/players-lab.md): with a
    :class:`~.knowledge.Fit` for the opponent's style (``quick_fit``, ``patient_fit``, e.g.
    :data:`~.knowledge.QUICK_FIT`), the guesses are tested against the opponent's moves this
@@ -64,19 +64,14 @@ from __future__ import annotations
 import random
 import time
 
-from ..hand import Hand
-from ..melds import discard_deadwoods, min_deadwood
-from ..move import Move
-from ..view import PlayerView
-from .base import Player
+from ..engine.hand import Hand
+from ..engine.melds import discard_deadwoods, min_deadwood
+from ..engine.move import Move
+from ..engine.player import Player
+from ..engine.view import PlayerView
 from .equity import equity_after
 from .hard import HARD, HardPlayer, Style, lowering_discards
-from .knowledge import (
-    Fit,
-    OpponentModel,
-    knock_chances,
-    opponent_turns,
-)
+from .knowledge import Fit, OpponentModel, knock_chances, opponent_turns
 from .rollout import PlayoutPolicy
 from .search import MoveValues, paired_difference, value_moves
 from .worlds import build_worlds, guess_hands

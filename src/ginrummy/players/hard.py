@@ -35,25 +35,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from ..cards import CARD_VALUE
-from ..melds import (
-    all_arrangements,
-    discard_deadwoods,
-    layoff_deadwood,
-    min_deadwood,
-)
-from ..move import Move
-from ..settle import default_knock_arrangement
-from ..view import PlayerView
-from .base import Player
+from ..engine.cards import CARD_VALUE
+from ..engine.melds import all_arrangements, discard_deadwoods, layoff_deadwood, min_deadwood
+from ..engine.move import Move
+from ..engine.player import Player
+from ..engine.settle import default_knock_arrangement
+from ..engine.view import PlayerView
 from .equity import equity_after, match_equity, play_on_mean, play_on_points
-from .knowledge import (
-    Evidence,
-    OpponentModel,
-    draw_outlook,
-    feeds_known_meld,
-    opponent_turns,
-)
+from .knowledge import Evidence, OpponentModel, draw_outlook, feeds_known_meld, opponent_turns
 from .worlds import sample_developed_hands
 
 __all__ = [

@@ -1,6 +1,6 @@
 """What a seat can infer about the opponent's hand from public play, and what follows from it.
 
-Everything here is a pure function of a :class:`~ginrummy.view.PlayerView`: the opponent's
+Everything here is a pure function of a :class:`~ginrummy.engine.view.PlayerView`: the opponent's
 cards picked up from the discard pile (certain), the cards it threw away, the offers it
 declined, and the cards nobody has seen. From those, :class:`OpponentModel` gives each unseen
 card a probability of sitting in the opponent's hand, and the helpers below turn the
@@ -33,9 +33,9 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..cards import CARD_VALUE
-from ..develop import draw_outlook
-from ..melds import (
+from ..engine.cards import CARD_VALUE
+from ..engine.develop import draw_outlook
+from ..engine.melds import (
     best_discard,
     discard_deadwoods,
     layoff_lines,
@@ -43,7 +43,7 @@ from ..melds import (
     melds_with,
     min_deadwood,
 )
-from ..view import PlayerView
+from ..engine.view import PlayerView
 
 __all__ = [
     "Evidence",
@@ -61,7 +61,7 @@ __all__ = [
 
 def feeds_known_meld(card: int, known: int) -> bool:
     """True when ``card`` would complete or extend a meld with cards the opponent is known to
-    hold (:func:`ginrummy.melds.melds_with` of the known cards): it would surely take it."""
+    hold (:func:`ginrummy.engine.melds.melds_with` of the known cards): it would surely take it."""
     return melds_with(known, card)
 
 
@@ -87,7 +87,7 @@ class Evidence:
 
 def knock_chances(view: PlayerView) -> tuple[int, int]:
     """``(chances, taken)``: how many times in the match's finished hands
-    (:attr:`~ginrummy.view.PlayerView.earlier_hands`) the opponent could knock without going
+    (:attr:`~ginrummy.engine.view.PlayerView.earlier_hands`) the opponent could knock without going
     gin, and how many of those times it knocked.
 
     Every card of a finished hand is shown, so the opponent's hand can be followed move by

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..view import PlayerView
-from .base import Player
+from ..engine.player import Player
+from ..engine.view import PlayerView
 
 
 class RandomPlayer(Player):

@@ -1,10 +1,10 @@
 """Fast playouts: a hand played to its end by a simple policy for both seats, on masks.
 
 The ``expert`` player and the coach judge a move by playing the hand out many times from
-positions where the hidden cards have been guessed (:meth:`ginrummy.hand.Hand.determinize`).
+positions where the hidden cards have been guessed (:meth:`ginrummy.engine.hand.Hand.determinize`).
 A playout must be cheap, so it does not verify moves or build views: the policy picks a legal
 move and the hand's own ``apply_*`` method for that kind of move carries it out on a lean copy
-(:meth:`~ginrummy.hand.Hand.lean_copy`: no history, undo or seat knowledge), so the rules
+(:meth:`~ginrummy.engine.hand.Hand.lean_copy`: no history, undo or seat knowledge), so the rules
 (opening passes, the stock floor, the last-discard chance, big gin) and the scoring are exactly
 the engine's. Tests replay recorded playouts move by move through :meth:`Hand.play` as well.
 
@@ -22,11 +22,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import CARD_VALUE
-from ..events import DRAW, LAST_CHANCE, LAST_CHANCE_KNOCK, OPENING, OPENING_DRAW, OVER
-from ..hand import Hand
-from ..melds import START_PARTNERS, best_discard, discard_deadwoods, melds_with, min_deadwood
-from ..move import Move
+from ..engine.cards import CARD_VALUE
+from ..engine.events import DRAW, LAST_CHANCE, LAST_CHANCE_KNOCK, OPENING, OPENING_DRAW, OVER
+from ..engine.hand import Hand
+from ..engine.melds import (
+    START_PARTNERS,
+    best_discard,
+    discard_deadwoods,
+    melds_with,
+    min_deadwood,
+)
+from ..engine.move import Move
 from .knowledge import feeds_known_meld
 
 __all__ = ["PlayoutPolicy", "playout", "playout_hand"]
@@ -59,7 +65,7 @@ class PlayoutPolicy:
 
 def _best_discard(mask: int, taken: int) -> tuple[int, int]:
     """(card, deadwood after discarding it): least deadwood, then the highest card, then the
-    lowest index (:func:`~ginrummy.melds.best_discard`, the order of :func:`_least`), never
+    lowest index (:func:`~ginrummy.engine.melds.best_discard`, the order of :func:`_least`), never
     the ``taken`` card."""
     return best_discard(mask, 1 << taken if taken >= 0 else 0)
 
@@ -159,7 +165,7 @@ def playout(
     hand: Hand, policy: PlayoutPolicy, record: list[str] | None = None
 ) -> tuple[int | None, int]:
     """Play ``hand`` to the end by the policy, through the hand's own ``apply_*`` rules (pass
-    a :meth:`~ginrummy.hand.Hand.lean_copy`: the hand is consumed). Returns ``(winner seat or
+    a :meth:`~ginrummy.engine.hand.Hand.lean_copy`: the hand is consumed). Returns ``(winner seat or
     None when cancelled, points)``.
 
     ``record``, when given, receives every move in engine notation (for checking).

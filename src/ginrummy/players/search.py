@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from ..hand import Hand
+from ..engine.hand import Hand
 from .rollout import PlayoutPolicy, playout_hand
 
 __all__ = [

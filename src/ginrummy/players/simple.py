@@ -29,7 +29,7 @@ Adaptations to this project's rules and notation (the EAAI game has one fixed ru
    so the player takes it (knock at the first chance) and then discards and knocks by its
    discard rule. Passing would cancel the hand.
 4. Several minimum-deadwood arrangements: EAAI picks one of its "best meld sets" at random;
-   here one of :func:`~ginrummy.melds.all_arrangements` is picked at random and declared with
+   here one of :func:`~ginrummy.engine.melds.all_arrangements` is picked at random and declared with
    ``knock XX with ...`` whenever there is more than one (the engine's own default would pick
    the one with the fewest layoff spots, which is smarter than the original).
 5. If the no-repeat rule ever excluded every card (EAAI would crash), the rule is dropped for
@@ -40,10 +40,10 @@ Adaptations to this project's rules and notation (the EAAI game has one fixed ru
 
 from __future__ import annotations
 
-from ..cards import CARD_TEXT, mask_text
-from ..melds import all_arrangements, discard_deadwoods, melds_with
-from ..view import PlayerView
-from .base import Player
+from ..engine.cards import CARD_TEXT, mask_text
+from ..engine.melds import all_arrangements, discard_deadwoods, melds_with
+from ..engine.player import Player
+from ..engine.view import PlayerView
 
 __all__ = ["SimplePlayer", "melds_with"]
 

@@ -5,7 +5,7 @@ A search (the ``expert`` player's, the coach's) and ``hard``'s knock estimate ju
 (:class:`~ginrummy.players.knowledge.OpponentModel`), *developed* the way a hand in play is
 (one unseen card in and the worst card out, per opponent turn: a hand that has been played
 for a while is better than a fresh deal), and, for a whole world, the rest of the unseen cards
-shuffled into the stock (:meth:`ginrummy.hand.Hand.determinize`).
+shuffled into the stock (:meth:`ginrummy.engine.hand.Hand.determinize`).
 
 Every random draw comes from the caller's generator, in a fixed order, so a decision is a
 function of the view and the caller's seed.
@@ -16,11 +16,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ..cards import CARD_VALUE
-from ..develop import develop_hand, guess_hand
-from ..hand import Hand
-from ..melds import discard_deadwoods, min_deadwood
-from ..view import PlayerView
+from ..engine.cards import CARD_VALUE
+from ..engine.develop import develop_hand, guess_hand
+from ..engine.hand import Hand
+from ..engine.melds import discard_deadwoods, min_deadwood
+from ..engine.view import PlayerView
 from .knowledge import Fit, OpponentModel, PastPlay, opponent_turns
 
 __all__ = [

@@ -1,8 +1,9 @@
 """Sample situations at the terminal: ``ginrummy learn``.
 
 A situation is drawn exactly like a turn at the terminal table (:func:`.render.render_table`
-from the learner's :class:`~ginrummy.view.PlayerView`), with its question. The learner answers
-with the table's own commands; the engine judges the move (:func:`ginrummy.lessons.answer`), and
+from the learner's :class:`~ginrummy.engine.view.PlayerView`), with its question. The learner
+answers with the table's own commands; the engine judges the move (:func:`ginrummy.lessons.answer`),
+and
 only then is the explanation shown, with the opponent's hand.
 """
 
@@ -13,8 +14,11 @@ from collections.abc import Sequence
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-from ..cards import Card
-from ..errors import IllegalMoveError, InvalidCardError
+from ..engine.cards import Card
+from ..engine.errors import IllegalMoveError, InvalidCardError
+from ..engine.melds import deadwood_after_discard
+from ..engine.move import KNOCK, Move
+from ..engine.view import PlayerView
 from ..lessons import NAMES, TOPICS, Answer, Situation, answer
 from ..lessons.text import (
     answers_text,
@@ -25,9 +29,6 @@ from ..lessons.text import (
     shown_title,
     verdict_text,
 )
-from ..melds import deadwood_after_discard
-from ..move import KNOCK, Move
-from ..view import PlayerView
 from .lines import InputFn, Quit, read_line
 from .pages import render_help, render_rules
 from .parse import CommandError, parse_command, short_move

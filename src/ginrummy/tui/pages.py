@@ -1,7 +1,7 @@
 """The table's other pages: the score sheet, the match's outcome, the commands and the rules.
 
 Like :mod:`.render`, pure functions from data to Rich renderables. The sheet is drawn from
-:func:`ginrummy.sheet.score_sheet`'s rows, so every number on it is the engine's.
+:func:`ginrummy.words.sheet.score_sheet`'s rows, so every number on it is the engine's.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from ..cheatsheet import cheat_sheet
-from ..match import MatchScore
-from ..rules import RuleSet
-from ..sheet import GameSheet, SheetRow, game_outcome
-from ..sheet import match_outcome as match_outcome_words
+from ..engine.match import MatchScore
+from ..engine.rules import RuleSet
+from ..words.cheatsheet import cheat_sheet
+from ..words.sheet import GameSheet, SheetRow, game_outcome
+from ..words.sheet import match_outcome as match_outcome_words
 from .parse import COMMANDS
 from .render import asciify
 
@@ -244,8 +244,8 @@ def render_help(plain: bool = False) -> RenderableType:
 
 
 def render_rules(rules: RuleSet, plain: bool = False) -> RenderableType:
-    """The match's rules as the cheat sheet (:func:`ginrummy.cheatsheet.cheat_sheet`) has them,
-    built from the same rule set the engine plays."""
+    """The match's rules as the cheat sheet (:func:`ginrummy.words.cheatsheet.cheat_sheet`) has
+    them, built from the same rule set the engine plays."""
     sheet = cheat_sheet(rules)
     parts: list[RenderableType] = [Text(sheet.title, style="" if plain else "bold")]
     for section in sheet.sections:

@@ -22,9 +22,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from ..cards import Card, mask_text, parse_cards
-from ..errors import GinRummyError
-from ..move import Move
+from ..engine.cards import Card, mask_text, parse_cards
+from ..engine.errors import GinRummyError
+from ..engine.move import Move
 
 __all__ = ["Action", "Command", "CommandError", "parse_command", "COMMANDS", "short_move"]
 
@@ -130,7 +130,7 @@ def parse_command(text: str, phase: str | None = None) -> Command:
 
     ``phase`` is the hand's phase as the human seat sees it; it decides what a bare card means
     (a discard, or a knock once only knocks are left). Raises :class:`CommandError` for text
-    that is no command, and :class:`~ginrummy.errors.InvalidCardError` for bad card text.
+    that is no command, and :class:`~ginrummy.engine.errors.InvalidCardError` for bad card text.
     """
     seed = _seed_text(text)
     if seed is not None:

@@ -1,8 +1,10 @@
 """Drawing the terminal table with Rich: pure functions from what the human seat knows to
-renderables. Nothing here reads input, plays a move or looks at a :class:`~ginrummy.hand.Hand`.
+renderables. Nothing here reads input, plays a move or looks at a
+:class:`~ginrummy.engine.hand.Hand`.
 
-The table is drawn only from the human seat's :class:`~ginrummy.view.PlayerView` (and the public
-score), so the computer's cards cannot appear before the hand is over: they are not in the view.
+The table is drawn only from the human seat's :class:`~ginrummy.engine.view.PlayerView` (and the
+public score), so the computer's cards cannot appear before the hand is over: they are not in the
+view.
 ``plain`` drops colours, box drawing and card symbols (``7h`` for ``7♥``) for screen readers
 and dumb terminals.
 """
@@ -18,11 +20,11 @@ from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from ..cards import Card, CardSet
-from ..match import MatchScore
-from ..melds import best_arrangement
-from ..move import KNOCK, Move, narrate, past_tense, upcard_offer
-from ..view import PlayerView, PublicEvent
+from ..engine.cards import Card, CardSet
+from ..engine.match import MatchScore
+from ..engine.melds import best_arrangement
+from ..engine.move import KNOCK, Move, narrate, past_tense, upcard_offer
+from ..engine.view import PlayerView, PublicEvent
 from .parse import short_move, typed_card
 
 __all__ = [
@@ -132,7 +134,7 @@ def _describe(
     history: Sequence[PublicEvent], i: int, who: str, plain: bool
 ) -> tuple[str, int]:
     """The sentence for the move at ``i`` (joined with the discard that follows a draw) and the
-    index of the next event to describe. The pieces are :func:`ginrummy.move.narrate`'s."""
+    index of the next event to describe. The pieces are :func:`ginrummy.engine.move.narrate`'s."""
     e = history[i]
     card = card_label(e.card, plain) if e.card is not None else None
     opening = upcard_offer(x.kind for x in history[:i])

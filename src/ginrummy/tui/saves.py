@@ -1,9 +1,9 @@
 """The terminal table's save file: one unfinished match in the user's data directory.
 
-``current.toml`` is a match record (:mod:`ginrummy.record`) whose ``meta`` says how to carry on:
-the computer's level, the human's seat, the match's seed and the computer's seed, and
-``sealed``: the private state of the match's :class:`~ginrummy.sealer.DealSealer`, server seeds
-not revealed yet included (the person owns the file, which lists every deck anyway). Each hand
+``current.toml`` is a match record (:mod:`ginrummy.engine.record`) whose ``meta`` says how to carry
+on: the computer's level, the human's seat, the match's seed and the computer's seed, and
+``sealed``: the private state of the match's :class:`~ginrummy.engine.sealer.DealSealer`, server
+seeds not revealed yet included (the person owns the file, which lists every deck anyway). Each hand
 carries its public sealed data, and its server seed once it is over, so ``ginrummy verify``
 checks the file. Saves written before sealed deals have no ``sealed`` table and carry on
 unsealed, dealt from the match's seed. It is written
@@ -28,13 +28,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from ..errors import GinRummyError
-from ..match import Match, seeded_decks
-from ..names import name_problem
-from ..record import dumps, loads, parse, players_of
-from ..rules import RulesLike
-from ..sealer import DealSealer
-from ..shuffle import SealError
+from ..engine.errors import GinRummyError
+from ..engine.match import Match, seeded_decks
+from ..engine.record import dumps, loads, parse, players_of
+from ..engine.rules import RulesLike
+from ..engine.sealer import DealSealer
+from ..engine.shuffle import SealError
+from ..words.names import name_problem
 from .sealing import check_state, make_sealer, state_for_save
 
 __all__ = [
@@ -56,7 +56,7 @@ _SORTS = ("rank", "suit")
 
 def printable_name(name: str) -> bool:
     """Whether ``name`` is plain text to print: one the names rule lets through
-    (:func:`ginrummy.names.name_problem`: no control character, which would reach the
+    (:func:`ginrummy.words.names.name_problem`: no control character, which would reach the
     terminal as an escape sequence and could clear it or recolour it; no bidirectional
     control, which would reorder what is shown; nothing invisible)."""
     return name_problem(name) is None

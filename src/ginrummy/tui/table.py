@@ -1,9 +1,9 @@
 """The terminal table's loop: deal, ask the human, let the computer answer, save, repeat.
 
-:class:`TerminalTable` seats the human and the computer at a :class:`~ginrummy.table.Table`,
+:class:`TerminalTable` seats the human and the computer at a :class:`~ginrummy.engine.table.Table`,
 which owns the game flow: it deals, plays the human's moves and asks the computer player for
 its moves with the computer seat's view (reseeded before each decision from the save's computer
-seed, :func:`~ginrummy.table.decision_seed`, so a resumed match gets the same answers). This
+seed, :func:`~ginrummy.engine.table.decision_seed`, so a resumed match gets the same answers). This
 module shows the human only what :mod:`.render` draws from the human seat's view; only the
 engine decides what is legal and what a hand scores. The match is saved after every move, the
 human's and the computer's, before anything else is shown.
@@ -24,16 +24,16 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from ..coach import Assessment, Coach, decision_kind, review_hand
-from ..errors import GinRummyError, IllegalMoveError, InvalidCardError
-from ..explain import explain_result, with_verb
-from ..match import Match
-from ..melds import deadwood_after_discard
-from ..move import KNOCK, Move
+from ..engine.errors import GinRummyError, IllegalMoveError, InvalidCardError
+from ..engine.match import Match
+from ..engine.melds import deadwood_after_discard
+from ..engine.move import KNOCK, Move
+from ..engine.shuffle import SealError, check_client_seed
+from ..engine.table import Computer, Person, Seat, Table
+from ..engine.view import PlayerView
 from ..players import Player
-from ..sheet import score_sheet
-from ..shuffle import SealError, check_client_seed
-from ..table import Computer, Person, Seat, Table
-from ..view import PlayerView
+from ..words.explain import explain_result, with_verb
+from ..words.sheet import score_sheet
 from .coach import remark_text, render_review
 from .lines import InputFn, Quit, read_line
 from .pages import match_outcome, render_help, render_rules, render_sheet

@@ -1,10 +1,10 @@
 """The terminal's calm first round: ``ginrummy play --tutorial`` prints one tip before each of
 the human's decisions, saying what to do next and which command does it.
 
-Tips are built from the human seat's :class:`~ginrummy.view.PlayerView` only; the suggested
+Tips are built from the human seat's :class:`~ginrummy.engine.view.PlayerView` only; the suggested
 discard is the one the engine says leaves the least deadwood. Typing ``skip`` turns them off.
 
->>> from ginrummy.hand import Hand
+>>> from ginrummy.engine.hand import Hand
 >>> hand = Hand(deck=list(range(52)), dealer=0)
 >>> tutorial_tip(hand.view(1), plain=True).startswith("Tip: the upcard")
 True
@@ -12,10 +12,10 @@ True
 
 from __future__ import annotations
 
-from ..cards import Card
-from ..melds import discard_deadwoods
-from ..move import KNOCK, Move
-from ..view import PlayerView
+from ..engine.cards import Card
+from ..engine.melds import discard_deadwoods
+from ..engine.move import KNOCK, Move
+from ..engine.view import PlayerView
 from .render import card_label
 
 __all__ = ["tutorial_tip", "SKIP_WORDS", "FINAL_TIP"]

@@ -1,1 +1,0 @@
-"""The ``ginrummy`` subcommands, one module each; :mod:`ginrummy.cli` lists them."""

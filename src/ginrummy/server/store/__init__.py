@@ -1,0 +1,64 @@
+"""Saved games on SQL (SQLAlchemy): the store and what it answers with.
+
+- :mod:`.repository`: :class:`Store`, the one way in (players, matches, hands, tables for two).
+- :mod:`.models`: the tables and the plain records (:class:`PlayerInfo`, :class:`MatchInfo`...).
+- :mod:`.keys`: the secrets' encryption at rest; :mod:`.tokens`: players' tokens and transfer
+  codes; :mod:`.limits`: rate-limit hits shared by every worker; :mod:`.ratings`: which
+  matches between people are rated.
+- :mod:`.migrations`: the schema's Alembic migrations.
+"""
+
+from __future__ import annotations
+
+from .keys import SecretKeyError
+from .models import (
+    COUNTED,
+    FORFEIT_WINNER,
+    NEW_RATING,
+    NO_OPEN_TABLE,
+    PERSON,
+    PLAYING,
+    ConflictError,
+    HandSummary,
+    InviteError,
+    LobbyEntry,
+    MatchInfo,
+    PeopleInfo,
+    PlayerInfo,
+    PlayerStats,
+    RatedMatch,
+    Rating,
+    RecentMatch,
+    SavedMatch,
+    SeatedMatch,
+    UnfinishedMatchError,
+    hash_token,
+)
+from .repository import Store, default_url
+
+__all__ = [
+    "COUNTED",
+    "FORFEIT_WINNER",
+    "NEW_RATING",
+    "NO_OPEN_TABLE",
+    "PERSON",
+    "PLAYING",
+    "ConflictError",
+    "HandSummary",
+    "InviteError",
+    "LobbyEntry",
+    "MatchInfo",
+    "PeopleInfo",
+    "PlayerInfo",
+    "PlayerStats",
+    "RatedMatch",
+    "Rating",
+    "RecentMatch",
+    "SavedMatch",
+    "SecretKeyError",
+    "SeatedMatch",
+    "Store",
+    "UnfinishedMatchError",
+    "default_url",
+    "hash_token",
+]
