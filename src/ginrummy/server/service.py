@@ -78,18 +78,14 @@ from .store import (
     ConflictError,
     HandSummary,
     InviteError,
-    LobbyEntry,
-    MatchInfo,
-    PeopleInfo,
     PlayerInfo,
-    SavedMatch,
-    SeatedMatch,
     Store,
     UnfinishedMatchError,
 )
 
 if TYPE_CHECKING:
     from ..env.policy import Policy
+    from .store import LobbyEntry, MatchInfo, PeopleInfo, SavedMatch, SeatedMatch
 
 __all__ = ["TableService", "NotFound", "Conflict", "HUMAN", "COMPUTER", "AGENT"]
 

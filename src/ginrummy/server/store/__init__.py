@@ -10,55 +10,10 @@
 
 from __future__ import annotations
 
+from . import models
 from .keys import SecretKeyError
-from .models import (
-    COUNTED,
-    FORFEIT_WINNER,
-    NEW_RATING,
-    NO_OPEN_TABLE,
-    PERSON,
-    PLAYING,
-    ConflictError,
-    HandSummary,
-    InviteError,
-    LobbyEntry,
-    MatchInfo,
-    PeopleInfo,
-    PlayerInfo,
-    PlayerStats,
-    RatedMatch,
-    Rating,
-    RecentMatch,
-    SavedMatch,
-    SeatedMatch,
-    UnfinishedMatchError,
-    hash_token,
-)
+from .models import *  # noqa: F403 (the records, errors and constants models.__all__ names)
 from .repository import Store, default_url
 
-__all__ = [
-    "COUNTED",
-    "FORFEIT_WINNER",
-    "NEW_RATING",
-    "NO_OPEN_TABLE",
-    "PERSON",
-    "PLAYING",
-    "ConflictError",
-    "HandSummary",
-    "InviteError",
-    "LobbyEntry",
-    "MatchInfo",
-    "PeopleInfo",
-    "PlayerInfo",
-    "PlayerStats",
-    "RatedMatch",
-    "Rating",
-    "RecentMatch",
-    "SavedMatch",
-    "SecretKeyError",
-    "SeatedMatch",
-    "Store",
-    "UnfinishedMatchError",
-    "default_url",
-    "hash_token",
-]
+__all__ = ["SecretKeyError", "Store", "default_url"]
+__all__ += models.__all__

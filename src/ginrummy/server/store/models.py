@@ -27,6 +27,33 @@ if TYPE_CHECKING:
     from ...engine.settle import HandResult
 
 
+#: What the store package re-exports (``from .models import *``): the plain records the store
+#: answers with, its errors and the constants its callers use. The tables stay private.
+__all__ = [
+    "COUNTED",
+    "FORFEIT_WINNER",
+    "NEW_RATING",
+    "NO_OPEN_TABLE",
+    "PERSON",
+    "PLAYING",
+    "ConflictError",
+    "HandSummary",
+    "InviteError",
+    "LobbyEntry",
+    "MatchInfo",
+    "PeopleInfo",
+    "PlayerInfo",
+    "PlayerStats",
+    "RatedMatch",
+    "Rating",
+    "RecentMatch",
+    "SavedMatch",
+    "SeatedMatch",
+    "UnfinishedMatchError",
+    "hash_token",
+]
+
+
 class Database(Protocol):
     """What the store's parts (:mod:`.tokens`, :mod:`.limits`) use of a
     :class:`~ginrummy.server.store.Store`: its engines, its clock and its transactions. (The
