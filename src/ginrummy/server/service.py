@@ -78,6 +78,7 @@ from .store import (
     ConflictError,
     HandSummary,
     InviteError,
+    MatchSave,
     PlayerInfo,
     Store,
     UnfinishedMatchError,
@@ -813,7 +814,7 @@ class TableService:
         status = "over" if match.over else "playing"
         seals = dump_seals(sealer) if sealer is not None else None
         record = self._record(match, info.level, sealer, people, after=entry.record)
-        common = dict(
+        common = MatchSave(
             expected_version=entry.version,
             record=record,
             status=status,
@@ -825,12 +826,12 @@ class TableService:
         )
         fresh = None
         if people is None:
-            version = self.store.save_match(info.id, **common)  # type: ignore[arg-type]
+            version = self.store.save_match(info.id, **common)
         else:
             now = self.now()
             presence: dict[str, Any] = {f"seen{seated.seat}": now}
             version, fresh = self.store.save_people_match(
-                info.id, **common, seeds={}, clock_started=now,  # type: ignore[arg-type]
+                info.id, **common, seeds={}, clock_started=now,
                 at=now, **presence)
         entry.version, entry.seals, entry.record = version, seals, record
         self._remember(info.id, entry)

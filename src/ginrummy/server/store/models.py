@@ -13,7 +13,7 @@ import hashlib
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NotRequired, Protocol, TypedDict
 
 from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, text
 from sqlalchemy.engine import Engine
@@ -41,6 +41,7 @@ __all__ = [
     "InviteError",
     "LobbyEntry",
     "MatchInfo",
+    "MatchSave",
     "PeopleInfo",
     "PlayerInfo",
     "PlayerStats",
@@ -205,6 +206,21 @@ class HandSummary:
     def of(cls, number: int, result: HandResult) -> HandSummary:
         """The summary of hand ``number`` (1-based) from its result."""
         return cls(number=number, **same_fields(result, _RESULT_FIELDS))
+
+
+class MatchSave(TypedDict):
+    """A match's new state, as :meth:`~ginrummy.server.store.Store.save_match` writes it:
+    ``expected_version`` is the version it was read at; ``new_hands`` the hands finished since
+    (none by default); ``seals`` the sealed-deal private state (``None``: left as it is)."""
+
+    expected_version: int
+    record: str
+    status: str
+    hands_played: int
+    scores: tuple[int, int]
+    winner: int | None
+    new_hands: NotRequired[Sequence[HandSummary]]
+    seals: NotRequired[str | None]
 
 
 #: The fields a hand's summary copies from its :class:`~ginrummy.engine.settle.HandResult`.

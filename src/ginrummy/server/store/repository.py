@@ -43,7 +43,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from sqlalchemy import (
     bindparam,
@@ -80,6 +80,7 @@ from .models import (
     InviteError,
     LobbyEntry,
     MatchInfo,
+    MatchSave,
     PeopleInfo,
     PlayerInfo,
     PlayerStats,
@@ -355,11 +356,12 @@ class _PeopleStore:
         import json
 
         with self._tx() as s:
-            row = self._write_match(
-                s, match_id, expected_version=expected_version, record=record, status=status,
+            save = MatchSave(
+                expected_version=expected_version, record=record, status=status,
                 hands_played=hands_played, scores=scores, winner=winner, new_hands=new_hands,
-                seals=seals, want_row=status == "over",
+                seals=seals,
             )
+            row = self._write_match(s, match_id, save, want_row=status == "over")
             if "seeds" in people:
                 people["seeds"] = json.dumps({str(k): v for k, v in people["seeds"].items()})
             conn = s.connection()
@@ -754,12 +756,36 @@ class Store(_PeopleStore):
         ``seals`` is the sealed-deal private state, kept beside the record (see the module)."""
         for attempt in range(3):
             try:
-                return self._insert_match(
-                    player_id=player_id, level=level, profile=profile, rules=rules,
-                    hollywood=hollywood, deal_seed=deal_seed, record=record, status=status,
-                    scores=scores, winner=winner, hands=hands, abandon_others=abandon_others,
-                    seals=seals,
-                )
+                now = _now()
+                with self._tx() as s:
+                    if abandon_others:
+                        _leave(s, player_id, time.time())
+                    row = _Match(
+                        id=secrets.token_urlsafe(12),
+                        player_id=player_id,
+                        level=level,
+                        profile=profile,
+                        rules=rules,
+                        hollywood=hollywood,
+                        status=status,
+                        version=1,
+                        deal_seed=self.secrets.seal(deal_seed),
+                        hands_played=len(hands),
+                        score_0=scores[0],
+                        score_1=scores[1],
+                        winner=winner,
+                        created_at=now,
+                        updated_at=now,
+                        record=self.secrets.seal(record),
+                    )
+                    s.add(row)
+                    s.flush()
+                    for h in hands:
+                        s.add(_hand_row(row.id, player_id, h))
+                    if seals is not None:
+                        s.add(_Seal(match_id=row.id, state=self.secrets.seal(seals)))
+                    s.flush()
+                    return _info(row, self.secrets)
             except IntegrityError:
                 # The one-unfinished-match index refused the insert: another request made an
                 # unfinished match after ours looked (possible only without the player lock,
@@ -770,54 +796,6 @@ class Store(_PeopleStore):
                         "over it."
                     ) from None
         raise AssertionError("unreachable")
-
-    def _insert_match(
-        self,
-        *,
-        player_id: int,
-        level: str,
-        profile: str,
-        rules: str,
-        hollywood: bool,
-        deal_seed: str,
-        record: str,
-        status: str,
-        scores: tuple[int, int],
-        winner: int | None,
-        hands: Sequence[HandSummary],
-        abandon_others: bool,
-        seals: str | None,
-    ) -> MatchInfo:
-        now = _now()
-        with self._tx() as s:
-            if abandon_others:
-                _leave(s, player_id, time.time())
-            row = _Match(
-                id=secrets.token_urlsafe(12),
-                player_id=player_id,
-                level=level,
-                profile=profile,
-                rules=rules,
-                hollywood=hollywood,
-                status=status,
-                version=1,
-                deal_seed=self.secrets.seal(deal_seed),
-                hands_played=len(hands),
-                score_0=scores[0],
-                score_1=scores[1],
-                winner=winner,
-                created_at=now,
-                updated_at=now,
-                record=self.secrets.seal(record),
-            )
-            s.add(row)
-            s.flush()
-            for h in hands:
-                s.add(_hand_row(row.id, player_id, h))
-            if seals is not None:
-                s.add(_Seal(match_id=row.id, state=self.secrets.seal(seals)))
-            s.flush()
-            return _info(row, self.secrets)
 
     def get_match(self, player_id: int, match_id: str) -> MatchInfo | None:
         """The match if it exists and belongs to this player (else ``None``: no hint either way)."""
@@ -880,19 +858,7 @@ class Store(_PeopleStore):
         seals = self.secrets.open(row[2]) if row[2] is not None else None
         return row[0], self.secrets.open(row[1]), seals
 
-    def save_match(
-        self,
-        match_id: str,
-        *,
-        expected_version: int,
-        record: str,
-        status: str,
-        hands_played: int,
-        scores: tuple[int, int],
-        winner: int | None,
-        new_hands: Sequence[HandSummary] = (),
-        seals: str | None = None,
-    ) -> int:
+    def save_match(self, match_id: str, **save: Unpack[MatchSave]) -> int:
         """Store the match's new state and its newly finished hands in one transaction.
 
         ``seals``, when given, replaces the match's sealed-deal private state in the same
@@ -900,38 +866,25 @@ class Store(_PeopleStore):
         when the stored version is not ``expected_version``.
         """
         with self._tx() as s:
-            self._write_match(
-                s, match_id, expected_version=expected_version, record=record, status=status,
-                hands_played=hands_played, scores=scores, winner=winner, new_hands=new_hands,
-                seals=seals,
-            )
-        return expected_version + 1
+            self._write_match(s, match_id, save)
+        return save["expected_version"] + 1
 
     def _write_match(
-        self,
-        s: Session,
-        match_id: str,
-        *,
-        expected_version: int,
-        record: str,
-        status: str,
-        hands_played: int,
-        scores: tuple[int, int],
-        winner: int | None,
-        new_hands: Sequence[HandSummary],
-        seals: str | None,
-        want_row: bool = False,
+        self, s: Session, match_id: str, save: MatchSave, want_row: bool = False
     ) -> _Match | None:
         """Within transaction ``s``: the match's new state (one version on, if it is still at
         ``expected_version``, else :class:`ConflictError`), its newly finished hands and its
         sealed-deal private state; the row as saved, when there were finished hands or
         ``want_row`` (else it is not read back)."""
+        expected_version, scores = save["expected_version"], save["scores"]
+        new_hands, seals = save.get("new_hands", ()), save.get("seals")
         conn = s.connection()  # plain statements, built once: this runs on every move
         done = conn.execute(_update_query(_Match.__table__, "id", _SAVED_COLUMNS), {
             "key": match_id, "expected": expected_version,
-            "v_record": self.secrets.seal(record), "v_status": status,
-            "v_hands_played": hands_played, "v_score_0": scores[0], "v_score_1": scores[1],
-            "v_winner": winner, "v_version": expected_version + 1, "v_updated_at": _now(),
+            "v_record": self.secrets.seal(save["record"]), "v_status": save["status"],
+            "v_hands_played": save["hands_played"], "v_score_0": scores[0],
+            "v_score_1": scores[1], "v_winner": save["winner"], "v_version": expected_version + 1,
+            "v_updated_at": _now(),
         })
         if done.rowcount != 1:
             raise ConflictError(f"match {match_id} changed since it was read")
