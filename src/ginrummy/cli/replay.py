@@ -12,6 +12,7 @@ from ..engine.errors import GinRummyError
 from ..engine.record import loads, players_of
 from ..tui.pages import render_sheet
 from ..words.sheet import match_outcome, score_sheet
+from .record_file import with_record
 
 
 def print_sheet(text: str, console: Console) -> None:
@@ -59,15 +60,4 @@ def replay(file: str, row: int | None) -> None:
         except GinRummyError as exc:
             raise click.ClickException(str(exc)) from None
         return
-    try:
-        with click.open_file(file, encoding="utf-8") as f:
-            text = f.read()
-        print_sheet(text, console)
-    except UnicodeDecodeError:
-        raise click.ClickException(
-            f"{file} is not a text file: a match record is UTF-8 TOML"
-        ) from None
-    except OSError as exc:
-        raise click.ClickException(f"cannot read {file}: {exc.strerror or exc}") from None
-    except GinRummyError as exc:
-        raise click.ClickException(str(exc)) from None
+    with_record(file, lambda text: print_sheet(text, console))

@@ -7,8 +7,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ..engine.errors import GinRummyError
 from ..engine.verify import RecordReport, verify_record
+from .record_file import with_record
 
 
 def render_report(report: RecordReport, console: Console) -> None:
@@ -82,18 +82,7 @@ def verify(record: str, commitments: tuple[str, ...]) -> None:
     """
     published = _published(commitments)
     console = Console()
-    try:
-        with click.open_file(record, encoding="utf-8") as f:
-            text = f.read()
-        report = verify_record(text, published=published)
-    except UnicodeDecodeError:
-        raise click.ClickException(
-            f"{record} is not a text file: a match record is UTF-8 TOML"
-        ) from None
-    except OSError as exc:
-        raise click.ClickException(f"cannot read {record}: {exc.strerror or exc}") from None
-    except GinRummyError as exc:
-        raise click.ClickException(str(exc)) from None
+    report = with_record(record, lambda text: verify_record(text, published=published))
     render_report(report, console)
     if not report.ok:
         raise SystemExit(1)
