@@ -34,9 +34,9 @@ numbers_router = APIRouter(prefix="/api/learn", tags=["learn"])
 SituationId = Annotated[str, id_in_path("situation id", r"^[a-z0-9-]+$", 80)]
 
 ERRORS = error_answers(
+    "e422",
     e400="a move the rules do not allow here",
     e404="no such situation",
-    e422="malformed request",
 )
 
 

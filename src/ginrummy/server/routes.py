@@ -52,12 +52,10 @@ _bearer = HTTPBearer(auto_error=False, description="the player token from POST /
 MatchId = Annotated[str, id_in_path("match id", r"^[A-Za-z0-9_-]+$", 32)]
 
 ERRORS = error_answers(
+    "e401", "e413", "e422",
     e400="illegal move or bad input",
-    e401="missing or unknown player token",
     e404="no such match for this player",
     e409="the match is not in a state for this request",
-    e413="request body too large",
-    e422="malformed request",
 )
 
 

@@ -489,12 +489,23 @@ def id_in_path(what: str, pattern: str, max_length: int) -> Any:
     return Path(min_length=1, max_length=max_length, pattern=pattern, description=what)
 
 
-def error_answers(**by_status: str) -> dict[int | str, dict[str, object]]:
-    """The OpenAPI ``responses`` of a route: each error status (``e400="..."``) documented
-    with its meaning and the one JSON error body, :class:`ErrorOut`."""
+#: The errors that mean the same on every route that has them, named to :func:`error_answers`
+#: by status alone.
+STANDARD_ERRORS = {
+    "e401": "missing or unknown player token",
+    "e413": "request body too large",
+    "e422": "malformed request",
+}
+
+
+def error_answers(*standard: str, **by_status: str) -> dict[int | str, dict[str, object]]:
+    """The OpenAPI ``responses`` of a route, by status: each error status (``e400="..."``,
+    or one of :data:`STANDARD_ERRORS` named alone, ``"e422"``) documented with its meaning and
+    the one JSON error body, :class:`ErrorOut`."""
+    texts = {**{status: STANDARD_ERRORS[status] for status in standard}, **by_status}
     return {
         int(status.removeprefix("e")): {"model": ErrorOut, "description": text}
-        for status, text in by_status.items()
+        for status, text in sorted(texts.items())
     }
 
 

@@ -16,11 +16,9 @@ __all__ = ["router"]
 router = APIRouter(prefix="/api")
 
 ERRORS = error_answers(
+    "e401", "e413", "e422",
     e400="a body that is not JSON",
-    e401="missing or unknown player token",
     e404="the transfer code is unknown, used already or expired (one answer for the three)",
-    e413="request body too large",
-    e422="malformed request",
 )
 
 
