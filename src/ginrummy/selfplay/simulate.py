@@ -103,8 +103,25 @@ class Setup:
         return make(spec, seed=seed) if isinstance(spec, str) else spec(seed)
 
 
+class _Seats:
+    """What the records of a hand and of a match share: player A's seat, the winner's seat,
+    and from them which player sat where."""
+
+    __slots__ = ()
+    a_seat: int
+    winner_seat: int | None
+
+    def player_of(self, seat: int) -> int:
+        """Which player (0 for A, 1 for B) sat in ``seat``."""
+        return 0 if seat == self.a_seat else 1
+
+    @property
+    def winner_player(self) -> int | None:
+        return None if self.winner_seat is None else self.player_of(self.winner_seat)
+
+
 @dataclass(frozen=True, slots=True)
-class HandRecord:
+class HandRecord(_Seats):
     """How one hand went, by seat. ``a_seat`` is player A's seat; the non-dealer
     (``1 - dealer``) is the first to act. Deadwood counts are ``None`` for a cancelled hand;
     ``fresh_deadwood`` is the deadwood of the ten cards each seat was dealt."""
@@ -126,14 +143,6 @@ class HandRecord:
         """The seat that acts first: the non-dealer."""
         return 1 - self.dealer
 
-    def player_of(self, seat: int) -> int:
-        """Which player (0 for A, 1 for B) sat in ``seat``."""
-        return 0 if seat == self.a_seat else 1
-
-    @property
-    def winner_player(self) -> int | None:
-        return None if self.winner_seat is None else self.player_of(self.winner_seat)
-
     def net_points(self, seat: int) -> int:
         """Points won by ``seat`` in this hand, negative when the other seat scored."""
         if self.winner_seat is None:
@@ -142,7 +151,7 @@ class HandRecord:
 
 
 @dataclass(frozen=True)
-class MatchRecord:
+class MatchRecord(_Seats):
     """How one match went. ``totals`` are by seat (summed over the games under Hollywood);
     ``winner_seat`` is ``None`` for a tie or a match stopped after ``MAX_HANDS`` hands
     (``finished`` false)."""
@@ -154,13 +163,6 @@ class MatchRecord:
     winner_seat: int | None
     totals: tuple[int, int]
     hands: tuple[HandRecord, ...]
-
-    def player_of(self, seat: int) -> int:
-        return 0 if seat == self.a_seat else 1
-
-    @property
-    def winner_player(self) -> int | None:
-        return None if self.winner_seat is None else self.player_of(self.winner_seat)
 
     def score_of(self, player: int) -> float:
         """1 for a win of ``player`` (0 for A), ½ for a tie, 0 for a loss."""
