@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import click
@@ -29,20 +31,28 @@ def _engine(db_url: str | None) -> Engine:
         raise click.ClickException(f"cannot open the database {db_url!r}: {exc}") from None
 
 
+@contextmanager
+def _database(db_url: str | None, doing: str) -> Iterator[Engine]:
+    """The database's engine, disposed of afterwards; a failure inside becomes a Click error
+    that says what was being done (``doing``: "read the database")."""
+    engine = _engine(db_url)
+    try:
+        yield engine
+    except Exception as exc:
+        raise click.ClickException(f"cannot {doing}: {exc}") from None
+    finally:
+        engine.dispose()
+
+
 @db.command()
 @_DB_OPTION
 def upgrade(db_url: str | None) -> None:
     """Bring the database's schema to the newest revision (``serve`` does it too)."""
     from ..server.store import migrations
 
-    engine = _engine(db_url)
-    try:
+    with _database(db_url, "upgrade the database") as engine:
         before = migrations.current(engine)
         after = migrations.upgrade(engine)
-    except Exception as exc:
-        raise click.ClickException(f"cannot upgrade the database: {exc}") from None
-    finally:
-        engine.dispose()
     if before == after:
         click.echo(f"The database is at revision {after} already (the newest).")
     else:
@@ -55,13 +65,8 @@ def current(db_url: str | None) -> None:
     """Print the database's schema revision and the newest one."""
     from ..server.store import migrations
 
-    engine = _engine(db_url)
-    try:
+    with _database(db_url, "read the database") as engine:
         found = migrations.current(engine)
-    except Exception as exc:
-        raise click.ClickException(f"cannot read the database: {exc}") from None
-    finally:
-        engine.dispose()
     wanted = migrations.head()
     state = "up to date" if found == wanted else "run 'ginrummy db upgrade'"
     click.echo(f"revision {found or 'none'} (newest: {wanted}): {state}")
