@@ -283,6 +283,15 @@ def _lower_priority() -> None:
     os.nice(COACH_NICENESS)
 
 
+def put_newest(data: OrderedDict[K, T], key: K, value: T, size: int) -> None:
+    """Put ``key`` in ``data`` as its newest entry, dropping the oldest beyond ``size``
+    entries (the caller holds the lock that guards ``data``)."""
+    data[key] = value
+    data.move_to_end(key)
+    while len(data) > size:
+        data.popitem(last=False)
+
+
 class Recent(Generic[K, T]):
     """A thread-safe least-recently-used map of at most ``size`` answers."""
 
@@ -300,10 +309,7 @@ class Recent(Generic[K, T]):
 
     def put(self, key: K, value: T) -> None:
         with self._lock:
-            self._data[key] = value
-            self._data.move_to_end(key)
-            while len(self._data) > self.size:
-                self._data.popitem(last=False)
+            put_newest(self._data, key, value, self.size)
 
     def __len__(self) -> int:
         return len(self._data)

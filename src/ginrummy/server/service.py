@@ -57,6 +57,7 @@ from ..engine.shuffle import SealError, check_client_seed
 from ..engine.table import Computer, OnlinePerson, Person, Seat, Table, TurnError
 from ..engine.view import PublicEvent
 from ..players import Player, make
+from .limits import put_newest
 from .people import (
     GRACE_SECONDS,
     LOBBY_PER_ADDRESS,
@@ -693,10 +694,7 @@ class TableService:
 
     def _remember(self, match_id: str, entry: _Entry) -> None:
         with self._guard:
-            self._cache[match_id] = entry
-            self._cache.move_to_end(match_id)
-            while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
+            put_newest(self._cache, match_id, entry, self.cache_size)
 
     def _forget(self, match_id: str) -> None:
         with self._guard:
