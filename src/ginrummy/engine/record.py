@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .cards import CARD_TEXT, parse_cards
@@ -57,19 +57,28 @@ def _toml_key(k: Any) -> str:
     return k if _BARE_KEY.fullmatch(k) else _toml_string(k)
 
 
-def _toml_value(v: Any) -> str:
+def _toml_value(
+    v: Any,
+    string: Callable[[str], str] = _toml_string,
+    where: str = "a record",
+    error: Callable[[str], Exception] = TypeError,
+) -> str:
+    """``v`` as TOML writes it: a boolean, an integer, a string (as ``string`` writes it), an
+    inline table or an array of these. Anything else raises ``error`` saying it cannot be
+    written in ``where`` (the lessons write theirs with their own strings and error)."""
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):
         return str(v)
     if isinstance(v, str):
-        return _toml_string(v)
+        return string(v)
     if isinstance(v, Mapping):
-        inner = ", ".join(f"{_toml_key(k)} = {_toml_value(x)}" for k, x in v.items())
+        inner = ", ".join(
+            f"{_toml_key(k)} = {_toml_value(x, string, where, error)}" for k, x in v.items())
         return "{ " + inner + " }" if inner else "{}"
     if isinstance(v, Sequence):
-        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
-    raise TypeError(f"cannot write {v!r} in a record")
+        return "[" + ", ".join(_toml_value(x, string, where, error) for x in v) + "]"
+    raise error(f"cannot write {v!r} in {where}")
 
 
 def dumps(

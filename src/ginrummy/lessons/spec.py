@@ -30,7 +30,6 @@ engine, and checks the lesson (:func:`ginrummy.lessons.load_situation`).
 
 from __future__ import annotations
 
-import json
 import textwrap
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -40,7 +39,7 @@ from ..engine.cards import CARD_TEXT, Card, CardsLike, to_cards
 from ..engine.errors import GinRummyError, InvalidCardError
 from ..engine.hand import deal_order
 from ..engine.match import Match
-from ..engine.record import dumps, loads, read_toml
+from ..engine.record import _toml_string, _toml_value, dumps, loads, read_toml
 from ..engine.rules import get_rules
 from .check import load_situation
 from .model import FACT_FIELDS, parse_lesson
@@ -152,7 +151,7 @@ def build_record(spec_text: str, source: str = "spec") -> str:
 
 def _string(value: str, indent: str = "") -> str:
     """A TOML string: basic when short, else multi-line with line-ending backslashes."""
-    one = json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
+    one = _toml_string(value)
     if len(one) + len(indent) < _WIDTH - 12:
         return one
     body = one[1:-1]
@@ -162,15 +161,7 @@ def _string(value: str, indent: str = "") -> str:
 
 
 def _value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return _string(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
-    raise InvalidSituationError(f"cannot write {value!r} in a lesson")
+    return _toml_value(value, _string, "a lesson", InvalidSituationError)
 
 
 _ORDER = ("id", "title", "heading", "topic", "profiles", "features", "seat", "question",
