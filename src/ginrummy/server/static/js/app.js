@@ -40,6 +40,13 @@ function afterMove(own, mover) {
   if (hooks.afterMove && state) hooks.afterMove(state, { own, mover });
 }
 
+// Show a state that did not come from the person's own move (a new match, a deal, a join, a
+// live update), and tell the hooks.
+async function arrive(next) {
+  await load(next);
+  afterMove(false, false);
+}
+
 let reasonTimer = null;
 
 // A live event announced a newer version while this page was busy: fetched once it is not.
@@ -51,6 +58,12 @@ function setBusy(value) {
   document.body.dataset.busy = String(value);
   // "Wait" answered a press made while busy (a double click): it is stale once the wait is over.
   if (!value && $("reason").dataset.text === WAIT) showReason("");
+}
+
+// A request was refused: the page is no longer busy, and says why.
+function refused(err) {
+  setBusy(false);
+  showReason(err.message);
 }
 
 function showReason(text) {
@@ -239,8 +252,7 @@ async function refreshLive() {
   try { next = await api.state(id); } catch { return; }
   if (!state || state.id !== id || busy) { if (busy) refreshPending = true; return; }
   if (next.version === state.version && next.status === state.status) return;
-  await load(next);
-  afterMove(false, false);
+  await arrive(next);
   // The other person's latest move, in words, where the computer's replies are shown.
   const history = next.hand ? next.hand.history : [];
   const last = history[history.length - 1];
@@ -295,8 +307,7 @@ async function nextHand() {
   try {
     const next = await api.nextHand(state.id, state.version, seed);
     refusedSeed = null;
-    await load(next);
-    afterMove(false, false);
+    await arrive(next);
     // The last hand's result was scrolled into view; the new deal is shown from the top, as
     // the first one is (on a phone a turn fits on one screen), and focusing a card keeps it so.
     window.scrollTo(0, 0);
@@ -418,8 +429,7 @@ async function startMatch(choice) {
     observe(created);
     const upcoming = created.meta && created.meta.sealed && created.meta.sealed.next;
     if (created.hand || !upcoming) {
-      await load(created);
-      afterMove(false, false);
+      await arrive(created);
       focusHand();
       return created;
     }
@@ -431,19 +441,16 @@ async function startMatch(choice) {
     } catch (err) {
       // A typed seed the rules refuse: the deal panel keeps it, with the reason beside it.
       if (err.status === 400) refusedSeed = seed;
-      await load(created);
-      afterMove(false, false);
+      await arrive(created);
       if (err.status === 400) showSeedError(err.message);
       else { showReason(err.message); $("btn-deal").focus(); }
       return created;
     }
-    await load(next);
-    afterMove(false, false);
+    await arrive(next);
     focusHand();
     return next;
   } catch (err) {
-    setBusy(false);
-    showReason(err.message);
+    refused(err);
     if (!state) showEmpty();
     return null;
   }
@@ -464,12 +471,10 @@ async function startPeople(choice) {
     const created = await api.newMatch(opts);
     state = null;
     refusedSeed = null;
-    await load(created);
-    afterMove(false, false);
+    await arrive(created);
     $("invite-copy").focus();
   } catch (err) {
-    setBusy(false);
-    showReason(err.message);
+    refused(err);
     if (!state) showEmpty();
   }
 }
@@ -481,8 +486,7 @@ async function joinTable(code) {
   try {
     answer = await askToJoin(code, await currentMatch());
   } catch (err) {
-    setBusy(false);
-    showReason(err.message);
+    refused(err);
     if (state) draw(); else showEmpty();
     return false;
   }
@@ -498,13 +502,11 @@ async function joinTable(code) {
     const joined = await api.join(code, answer);
     state = null;
     refusedSeed = null;
-    await load(joined);
-    afterMove(false, false);
+    await arrive(joined);
     focusHand();
     return true;
   } catch (err) {
-    setBusy(false);
-    showReason(err.message);
+    refused(err);
     if (state) draw(); else showEmpty();
     return false;
   }
