@@ -4,11 +4,13 @@ interval."""
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 from rich.console import Console
@@ -39,8 +41,27 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+@dataclass(frozen=True)
+class RunOptions:
+    """What --seed, --workers, --ray, --json and --no-progress asked for."""
+
+    seed: str | None
+    workers: int | None
+    ray_address: str | None
+    as_json: bool
+    no_progress: bool
+
+
 def run_options(func: F) -> F:
-    """Add --seed, --workers, --json and --no-progress to a Click command."""
+    """Add --seed, --workers, --ray, --json and --no-progress to a Click command, which gets
+    them together as ``run``, a :class:`RunOptions`."""
+
+    @functools.wraps(func)
+    def command(*args: Any, seed: str | None, workers: int | None, ray_address: str | None,
+                as_json: bool, no_progress: bool, **kwargs: Any) -> Any:
+        run = RunOptions(seed, workers, ray_address, as_json, no_progress)
+        return func(*args, run=run, **kwargs)
+
     options = [
         click.option(
             "--seed",
@@ -72,9 +93,10 @@ def run_options(func: F) -> F:
             "--no-progress", is_flag=True, help="Do not draw the progress bar (on stderr)."
         ),
     ]
+    wrapped: Callable[..., Any] = command
     for option in reversed(options):
-        func = option(func)
-    return func
+        wrapped = option(wrapped)
+    return cast(F, wrapped)
 
 
 #: ``--ray`` given without an address: start a local Ray (the value of :data:`simray.LOCAL`).

@@ -25,6 +25,7 @@ from ..selfplay.summary import summarize_hands, summarize_matches
 from .options import build_rules, rule_options
 from .running import (
     SMALL_NOTE,
+    RunOptions,
     check_player,
     default_workers,
     mean_cells,
@@ -273,11 +274,7 @@ def simulate(
     rule_overrides: Sequence[str],
     hollywood: bool,
     last_discard_chance: bool,
-    seed: str | None,
-    workers: int | None,
-    ray_address: str | None,
-    as_json: bool,
-    no_progress: bool,
+    run: RunOptions,
     chunk: int | None,
     plot: str | None,
     out: str | None,
@@ -296,14 +293,14 @@ def simulate(
     _check_out(out)
     mode: Mode = "matches" if matches is not None else "hands"
     count = matches if matches is not None else (hands or DEFAULT_HANDS)
-    setup = Setup.of(rules, pair, seed=seed)
+    setup = Setup.of(rules, pair, seed=run.seed)
 
-    with ray_session(ray_address, workers, show=not no_progress) as ray:
-        n_workers = workers or (ray.cpus if ray is not None else default_workers())
+    with ray_session(run.ray_address, run.workers, show=not run.no_progress) as ray:
+        n_workers = run.workers or (ray.cpus if ray is not None else default_workers())
         size = chunk or chunk_size(mode, count, n_workers)
         jobs = split(setup, mode, count, size, rows=out is not None)
         started = time.perf_counter()
-        parts, written = _run(jobs, count, mode, n_workers, no_progress, ray, out)
+        parts, written = _run(jobs, count, mode, n_workers, run.no_progress, ray, out)
         elapsed = time.perf_counter() - started
     where = f" on {ray.describe()}" if ray is not None else ""
     records = [r for part in parts for r in part]
@@ -332,8 +329,8 @@ def simulate(
             raise click.ClickException(f"cannot write {plot}: {exc.strerror or exc}") from None
 
     if out is not None:
-        Console(stderr=as_json).print(f"{written:,} hands written to {out}")
-    if as_json:
+        Console(stderr=run.as_json).print(f"{written:,} hands written to {out}")
+    if run.as_json:
         doc = simulation_json(rules, pair, setup.seed, mode, count, summary)
         click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
         draw()

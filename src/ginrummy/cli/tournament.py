@@ -16,6 +16,7 @@ from .. import __version__
 from ..selfplay.tournament import Tournament, summarize_tournament
 from .options import build_rules, rule_options
 from .running import (
+    RunOptions,
     check_player,
     default_workers,
     pct,
@@ -79,11 +80,7 @@ def tournament(
     rule_overrides: Sequence[str],
     hollywood: bool,
     last_discard_chance: bool,
-    seed: str | None,
-    workers: int | None,
-    ray_address: str | None,
-    as_json: bool,
-    no_progress: bool,
+    run: RunOptions,
 ) -> None:
     """Round robin: every pair of PLAYERs plays --matches whole matches (seats and the first
     deal alternating). Prints the cross-table of match scores with 95% intervals and
@@ -93,22 +90,22 @@ def tournament(
         raise click.UsageError("a tournament needs at least two players")
     names = [check_player(p, "PLAYER") for p in players]
     rules = build_rules(profile, rule_overrides, hollywood, last_discard_chance)
-    t = Tournament.of(rules, names, matches=matches, seed=seed)
+    t = Tournament.of(rules, names, matches=matches, seed=run.seed)
     if anchor is not None and anchor.strip().lower() not in t.labels:
         raise click.BadParameter(
             f"{anchor!r} is not one of the players ({', '.join(t.labels)})", param_hint="--anchor"
         )
     anchor_label = anchor.strip().lower() if anchor is not None else None
-    with ray_session(ray_address, workers, show=not no_progress) as ray:
-        n_workers = workers or (ray.cpus if ray is not None else default_workers())
+    with ray_session(run.ray_address, run.workers, show=not run.no_progress) as ray:
+        n_workers = run.workers or (ray.cpus if ray is not None else default_workers())
         jobs = t.jobs(n_workers)
         started = time.perf_counter()
         parts = run_with_progress(jobs, total=matches * len(t.pairs()), label="Matches",
-                                  workers=n_workers, show=not no_progress, ray=ray)
+                                  workers=n_workers, show=not run.no_progress, ray=ray)
         elapsed = time.perf_counter() - started
     where = f" on {ray.describe()}" if ray is not None else ""
     summary = summarize_tournament(t, parts, anchor=anchor_label)
-    if as_json:
+    if run.as_json:
         doc = {
             "command": "tournament",
             "version": __version__,
