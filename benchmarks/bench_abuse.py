@@ -304,6 +304,7 @@ async def streams(url: str, pid: int, db: str, p: Poser, tokens: list[str], coun
     host, port = url.removeprefix("http://").split(":")
     pids = worker_pids(pid)
     before = rss_mb(pids)
+    before_parts = [rss_parts_mb(p) for p in pids]
     # A match for each account to watch (a computer match: its stream is a stream like any).
     matches: list[str] = []
     for start in range(0, len(tokens), 100):
@@ -372,8 +373,10 @@ async def streams(url: str, pid: int, db: str, p: Poser, tokens: list[str], coun
         if len(seen) >= 5 and len(set(map(tuple, seen[-5:]))) == 1:
             break
     after = seen[-1]
-    parts = [rss_parts_mb(p) for p in pids]
-    where = " + ".join(f"{x['heap']:.0f}/{x['anon']:.0f}/{x['file']:.0f}" for x in parts)
+    where = "; ".join(
+        f"{when} " + " + ".join(f"{x['heap']:.0f}/{x['anon']:.0f}/{x['file']:.0f}" for x in parts)
+        for when, parts in (("before", before_parts),
+                            ("after", [rss_parts_mb(p) for p in pids])))
     rows.append(Row("memory of the workers (RSS, MB)", "gc + malloc_trim when streams close",
                     note=f"before {_mb(before)}, during {_mb(during)}, after {_mb(after)} "
                     f"(heap/other anonymous/files: {where}); the streams closed in "
