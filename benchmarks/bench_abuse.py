@@ -4,7 +4,7 @@
 Run from the repository root::
 
     nice -n 5 python benchmarks/bench_abuse.py [--db sqlite|postgresql|URL] [--workers 2]
-        [--streams 4000] [--half-sent 3000]
+        [--streams 4000] [--half-sent 3000] [--only streams]
 
 This is not a test: it prints figures and fails on none. Every loop is bounded. The abuses, in
 order, each from client addresses of its own (``X-Forwarded-For`` from loopback, which the
@@ -50,6 +50,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from sqlalchemy import text
+from sqlalchemy.engine import Engine
 
 from _common import environment_lines, load_line
 from _common import posed_address as address
@@ -131,6 +133,22 @@ def rss_mb(pids: list[int]) -> list[float]:
             if line.startswith("VmRSS:"):
                 out.append(int(line.split()[1]) / 1024)
     return out
+
+
+def rss_parts_mb(pid: int) -> dict[str, float]:
+    """Where a process's resident memory lies (``/proc/PID/smaps``): ``heap`` (the main
+    thread's malloc arena, grown with ``brk``), ``anon`` (anonymous mappings: other threads'
+    malloc arenas, large blocks, Python's own arenas, thread stacks) and ``file``."""
+    parts = {"heap": 0.0, "anon": 0.0, "file": 0.0}
+    kind = "anon"
+    for line in Path(f"/proc/{pid}/smaps").read_text().splitlines():
+        fields = line.split()
+        if fields and "-" in fields[0] and not fields[0].endswith(":"):
+            name = fields[5] if len(fields) > 5 else ""
+            kind = "heap" if name == "[heap]" else "file" if name.startswith("/") else "anon"
+        elif fields and fields[0] == "Rss:":
+            parts[kind] += int(fields[1]) / 1024
+    return parts
 
 
 class Poser:
@@ -274,11 +292,19 @@ async def ended(stream: Stream) -> bool:
         return True
 
 
-async def streams(url: str, pid: int, p: Poser, tokens: list[str], count: int,
+def open_streams(engine: Engine) -> int:
+    """The streams the server counts open, from its presence rows (table ``live_presence``)."""
+    with engine.connect() as conn:
+        return int(conn.execute(text("SELECT COALESCE(SUM(streams), 0) FROM live_presence"))
+                   .scalar_one())
+
+
+async def streams(url: str, pid: int, db: str, p: Poser, tokens: list[str], count: int,
                   rows: list[Row]) -> None:
     host, port = url.removeprefix("http://").split(":")
     pids = worker_pids(pid)
     before = rss_mb(pids)
+    before_parts = [rss_parts_mb(p) for p in pids]
     # A match for each account to watch (a computer match: its stream is a stream like any).
     matches: list[str] = []
     for start in range(0, len(tokens), 100):
@@ -322,18 +348,39 @@ async def streams(url: str, pid: int, p: Poser, tokens: list[str], count: int,
     rows.append(fresh)
     for s in held:
         s.writer.close()
-    # The server sees them go (each close writes the seat's presence), then, 2 s after the
-    # last, gives the memory back: read the workers' memory each second until it has fallen
-    # and stayed put for 5 s, or for 60 s at most.
+    # The server sees them go: each close writes the seat's presence row, the last thing a
+    # closing stream does. Once the rows count none, or have not moved for 5 s (120 s at
+    # most), the server gives the memory back 2 s after the last close: read the workers'
+    # memory each second until it has stayed put for 5 s (30 s at most).
+    from ginrummy.store import Store
+
+    t0 = time.monotonic()
+    store = Store(db, migrate=False)
+    try:
+        counts = [await asyncio.to_thread(open_streams, store.engine)]
+        for _ in range(240):
+            if not counts[-1] or (len(counts) > 10 and len(set(counts[-10:])) == 1):
+                break
+            await asyncio.sleep(0.5)
+            counts.append(await asyncio.to_thread(open_streams, store.engine))
+    finally:
+        store.engine.dispose()
+    closing = time.monotonic() - t0
     seen = [rss_mb(pids)]
-    for _ in range(60):
+    for _ in range(30):
         await asyncio.sleep(1)
         seen.append(rss_mb(pids))
-        if sum(seen[-1]) < sum(seen[0]) - 1 and len(set(map(tuple, seen[-5:]))) == 1:
+        if len(seen) >= 5 and len(set(map(tuple, seen[-5:]))) == 1:
             break
     after = seen[-1]
+    where = "; ".join(
+        f"{when} " + " + ".join(f"{x['heap']:.0f}/{x['anon']:.0f}/{x['file']:.0f}" for x in parts)
+        for when, parts in (("before", before_parts),
+                            ("after", [rss_parts_mb(p) for p in pids])))
     rows.append(Row("memory of the workers (RSS, MB)", "gc + malloc_trim when streams close",
-                    note=f"before {_mb(before)}, during {_mb(during)}, after {_mb(after)}"))
+                    note=f"before {_mb(before)}, during {_mb(during)}, after {_mb(after)} "
+                    f"(heap/other anonymous/files: {where}); the streams closed in "
+                    f"{closing:.0f} s, {counts[-1]} left counted in the presence rows"))
 
 
 def _mb(xs: list[float]) -> str:
@@ -383,16 +430,20 @@ async def half_sent(url: str, count: int, timeout: float, rows: list[Row]) -> No
     rows.append(row)
 
 
-async def run(url: str, pid: int, tokens: list[str], args: argparse.Namespace) -> list[Row]:
+async def run(url: str, pid: int, db: str, tokens: list[str], args: argparse.Namespace
+              ) -> list[Row]:
     rows: list[Row] = []
     p = Poser(url)
     try:
-        await accounts_and_codes(p, tokens[:30], rows)
-        await lobby(p, tokens[30:81], rows)
-        await streams(url, pid, p, tokens[81:], args.streams, rows)
+        if args.only in (None, "accounts"):
+            await accounts_and_codes(p, tokens[:30], rows)
+            await lobby(p, tokens[30:81], rows)
+        if args.only in (None, "streams"):
+            await streams(url, pid, db, p, tokens[81:], args.streams, rows)
     finally:
         await p.close()
-    await half_sent(url, args.half_sent, args.header_timeout, rows)
+    if args.only in (None, "half-sent"):
+        await half_sent(url, args.half_sent, args.header_timeout, rows)
     return rows
 
 
@@ -416,6 +467,8 @@ def main(argv: list[str] | None = None) -> None:
                     "two workers hold")
     ap.add_argument("--half-sent", type=int, default=3000)
     ap.add_argument("--header-timeout", type=float, default=10.0)
+    ap.add_argument("--only", choices=["accounts", "streams", "half-sent"],
+                    help="run only this part (accounts: accounts, tables, codes and the lobby)")
     args = ap.parse_args(argv)
     random.seed(1)
     with ExitStack() as stack:
@@ -440,7 +493,7 @@ def main(argv: list[str] | None = None) -> None:
               f"{args.header_timeout:g}, db {shown}; {accounts} accounts made in the database")
         with server(db, args.workers, ["--header-timeout", str(args.header_timeout)]) as (
                 url, pid):
-            rows = asyncio.run(run(url, pid, tokens, args))
+            rows = asyncio.run(run(url, pid, db, tokens, args))
         print_rows(rows)
         print(load_line("at the end"))
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 import uvicorn
+from fastapi import FastAPI
 
 from ginrummy.server import create_app
 from ginrummy.server.store import Store
@@ -21,8 +23,9 @@ from .conftest import free_port
 from .test_live import Api
 
 
-@pytest.fixture()
-def served(tmp_path: Path) -> Iterator[tuple[str, object]]:
+@contextmanager
+def serving(tmp_path: Path) -> Iterator[tuple[str, FastAPI]]:
+    """The app on a SQLite file in ``tmp_path``, served by uvicorn in a thread: its URL."""
     store = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
     app = create_app(store=store)
     port = free_port()
@@ -36,12 +39,18 @@ def served(tmp_path: Path) -> Iterator[tuple[str, object]]:
         time.sleep(0.05)
     assert server.started, "the server did not start"
     try:
-        yield f"http://127.0.0.1:{port}", app.state.service
+        yield f"http://127.0.0.1:{port}", app
     finally:
         server.should_exit = True
         thread.join(60)
         assert not thread.is_alive(), "the server did not stop"
         store.close()
+
+
+@pytest.fixture()
+def served(tmp_path: Path) -> Iterator[tuple[str, object]]:
+    with serving(tmp_path) as (url, app):
+        yield url, app.state.service
 
 
 def test_a_stream_marks_its_seat_seen_and_wakes_at_the_clock_deadline(

@@ -302,6 +302,7 @@ async def events(
         if sub is not None:
             live.bus.unsubscribe(sub)
         live.give_back(slot)
+        live.streams.closed()
         raise
     resume = since if since is not None else (
         int(last_event_id) if last_event_id is not None else None)
@@ -318,7 +319,10 @@ async def events(
             del live.seats[match_id, seat]
             if (match_id, 1 - seat) not in live.seats:
                 live.people.discard(match_id)
-        await run_in_threadpool(live.leave, match_id, seat)
+        try:
+            await run_in_threadpool(live.leave, match_id, seat)
+        finally:
+            live.streams.closed()  # after the write: the memory is given back after these
 
     body = _events(live, the_sub, slot, seat, version, resume, seats, deadline, people)
     return _Stream(body, the_sub, close)

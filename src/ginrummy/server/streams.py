@@ -19,7 +19,9 @@ A shed stream ends cleanly (its response is completed, as at shutdown), so the p
 Each process counts its own streams (with ``--workers N`` a player or an address may hold N
 times as many in all): a stream lives in one process, and counting in the database would
 cost a write per stream opened and closed. When many streams have closed (:data:`TRIM_AFTER`)
-and the closing is over (:data:`TRIM_QUIET`), the process collects its garbage and hands the
+and the closing is over (:data:`TRIM_QUIET` after the last closing stream's last write, not its
+slot's release: a flood's closing writes queue for the thread pool for seconds, their streams'
+objects alive meanwhile), the process collects its garbage and hands the
 freed heap back to the operating system (glibc's ``malloc_trim``). That gives back most of a
 flood's memory only when objects are allocated by glibc's ``malloc`` (``PYTHONMALLOC=malloc``,
 which ``serve --workers N`` sets for its workers): Python's own allocator frees an arena only
@@ -146,8 +148,14 @@ class Streams:
             slot.stop()
 
     def give_back(self, slot: Slot) -> None:
-        """The stream ended (however: its client went, it was shed, the server stops)."""
+        """The stream ended (however: its client went, it was shed, the server stops): it
+        stops counting at once. Call :meth:`closed` when its closing is done."""
         self._uncount(slot)
+
+    def closed(self) -> None:
+        """A stream's closing is done (its last write made, its objects about to go): this,
+        not :meth:`give_back`, counts toward giving the memory back, so that the trim comes
+        after a flood's closing writes rather than in the middle of them."""
         self.closed_since_trim += 1
         self.last_close = self.clock()
         if self.closed_since_trim == TRIM_AFTER:
