@@ -64,7 +64,7 @@ def environment_lines(packages: Sequence[str]) -> list[str]:
 
 def core_line() -> str:
     """Whether ginrummy's core runs compiled (ginrummy/engine/native.py) or as its Python source."""
-    from ginrummy import native  # importing it picks the build or the source
+    from ginrummy.engine import native  # importing it picks the build or the source
 
     if native.compiled():
         return "ginrummy's core compiled (mypyc: " + ", ".join(native.COMPILED) + ")"

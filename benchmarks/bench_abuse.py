@@ -352,7 +352,7 @@ async def streams(url: str, pid: int, db: str, p: Poser, tokens: list[str], coun
     # closing stream does. Once the rows count none, or have not moved for 5 s (120 s at
     # most), the server gives the memory back 2 s after the last close: read the workers'
     # memory each second until it has stayed put for 5 s (30 s at most).
-    from ginrummy.store import Store
+    from ginrummy.server.store import Store
 
     t0 = time.monotonic()
     store = Store(db, migrate=False)

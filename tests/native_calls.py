@@ -17,9 +17,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import ginrummy
-from ginrummy import Arrangement, Card, CardSet, HandResult, native
+from ginrummy import Arrangement, Card, CardSet, HandResult
 from ginrummy.engine import develop as dv
 from ginrummy.engine import melds as m
+from ginrummy.engine import native
 from ginrummy.engine import settle as s
 from test_fast_paths import ODD_INPUTS
 

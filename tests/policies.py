@@ -8,7 +8,8 @@ from __future__ import annotations
 import random
 
 import bruteforce as bf
-from ginrummy import Hand, melds
+from ginrummy import Hand
+from ginrummy.engine import melds
 
 
 def greedy_move(h: Hand, moves: list[str]) -> str:

@@ -132,3 +132,24 @@ def test_a_name_that_never_existed_is_still_an_error() -> None:
         importlib.import_module("ginrummy.nothing_here")
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("ginrummy.web.nothing_here")
+
+
+def test_our_code_uses_the_new_names() -> None:
+    # The old names are for code written elsewhere before the layers; ours says where things
+    # are (this file names old ones on purpose, to test them).
+    here = Path(__file__).resolve()
+    stale = []
+    for folder in ("src", "tests", "benchmarks", "examples", "scripts"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if path == here:
+                continue
+            for number, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+                found = re.match(r"\s*(?:from|import) (ginrummy[\w.]*)(?: import ([\w, ]+))?",
+                                 line)
+                if found is None:
+                    continue
+                names = [found.group(1)] + [f"{found.group(1)}.{n.strip()}"
+                                            for n in (found.group(2) or "").split(",") if n]
+                if any(old_name_in(n) for n in names):
+                    stale.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not stale, "\n".join(stale)

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 import ginrummy
-from ginrummy import GinRummyError, Hand, HandResult, PlayerView, RuleSet, get_rules, solve
+from ginrummy import GinRummyError, Hand, HandResult, PlayerView, RuleSet, get_rules
+from ginrummy.engine import solve
 from ginrummy.engine.cards import (
     CARD_TEXT,
     FULL_DECK,

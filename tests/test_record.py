@@ -24,8 +24,9 @@ from rich.console import Console
 
 from budget import examples
 from deals import build_deck
-from ginrummy import InvalidRecordError, Match, get_rules, record
+from ginrummy import InvalidRecordError, Match, get_rules
 from ginrummy.cli import main
+from ginrummy.engine import record
 from ginrummy.engine.rules import PROFILE_NAMES, RuleSet
 from ginrummy.players import make
 from ginrummy.selfplay.play import play_match

@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from ginrummy import InvalidRecordError, Match, get_rules, record
+from ginrummy import InvalidRecordError, Match, get_rules
+from ginrummy.engine import record
 from ginrummy.engine.rules import PROFILE_NAMES
 from test_record import same_match
 

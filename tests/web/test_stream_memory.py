@@ -10,8 +10,8 @@ import threading
 import time
 from pathlib import Path
 
-from ginrummy.web.live_routes import Live
-from ginrummy.web.streams import StreamLimits, Streams
+from ginrummy.server.live_routes import Live
+from ginrummy.server.streams import StreamLimits, Streams
 
 from .test_live import Api
 from .test_live_clock import serving
