@@ -223,6 +223,17 @@ class People:
         assert r.status_code == 200, r.text
         return cls(client, made["id"], (ann, bob))
 
+    @classmethod
+    def join_page(cls, client: Any, page: Any, client_seed: str) -> People:
+        """Bob joins, through the API with ``client_seed``, the table for two that the
+        browser ``page`` (Ann) made and shows the invite of."""
+        invite = page.input_value("#invite-link").split("invite=")[1]
+        ann = {"Authorization": "Bearer " + page.evaluate("localStorage.getItem('ginrummy.token')")}
+        bob = new_player(client, "Bob")
+        r = client.post(f"/api/invites/{invite}", headers=bob, json={"client_seed": client_seed})
+        assert r.status_code == 200, r.text
+        return cls(client, r.json()["id"], (ann, bob))
+
     def get(self, seat: int) -> Any:
         return self.client.get(f"/api/matches/{self.id}", headers=self.auth[seat])
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Server, http_post, loopback_client
+from .conftest import Server, loopback_client
 from .helpers import People
 from .test_page import deal, open_table
 
@@ -75,13 +75,8 @@ def test_a_table_for_two_names_the_other_person_and_is_readable(
     assert (page.text_content("#stock-count") or "") == ""
     _styled(page, "#invite-copy")
 
-    invite = page.input_value("#invite-link").split("invite=")[1]
-    token = page.evaluate("localStorage.getItem('ginrummy.token')")
     with loopback_client(base_url=live_server.url, timeout=30) as client:
-        bob = {"Authorization": "Bearer " + http_post(
-            live_server.url + "/api/players", json={"name": "Bob"}).json()["token"]}
-        r = client.post(f"/api/invites/{invite}", headers=bob, json={"client_seed": "b"})
-        assert r.status_code == 200, r.text
+        table = People.join_page(client, page, "b")
         page.wait_for_function("document.body.dataset.status === 'playing'")
         assert page.text_content("#opp-title") == "Bob"
         # Bob's presence: "Bob is here" once his stream opens; without one, "away".
@@ -90,7 +85,7 @@ def test_a_table_for_two_names_the_other_person_and_is_readable(
         assert page.evaluate(CONTRAST, "#people-presence") >= AA
         assert page.evaluate(CONTRAST, ".people-names .muted") >= AA
         _styled(page, "#btn-resign")
-        People(client, r.json()["id"], ({"Authorization": f"Bearer {token}"}, bob)).finish_hand()
+        table.finish_hand()
     page.wait_for_selector("#hand-end:not([hidden])")
     heads = page.eval_on_selector_all("#sheet thead th", "els => els.map(e => e.textContent)")
     assert "Bob" in heads and "Comp." not in heads, heads

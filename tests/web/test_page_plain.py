@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Server, http_post, loopback_client
+from .conftest import Server, loopback_client
 from .helpers import People
 from .test_page import deal, finish_hand_through_api, open_table
 
@@ -102,17 +102,11 @@ def test_no_view_of_a_table_for_two_shows_seal_words(
     page.click("#new-start")
     page.wait_for_selector("#invite-box:not([hidden])")
     _no_jargon(page, "waiting for the other person")
-    invite = page.input_value("#invite-link").split("invite=")[1]
-    token = page.evaluate("localStorage.getItem('ginrummy.token')")
     with loopback_client(base_url=live_server.url, timeout=30) as client:
-        bob = {"Authorization": "Bearer " + http_post(
-            live_server.url + "/api/players", json={"name": "Bob"}).json()["token"]}
-        r = client.post(f"/api/invites/{invite}", headers=bob, json={"client_seed": "bob"})
-        assert r.status_code == 200, r.text
+        t = People.join_page(client, page, "bob")
         # Ann's page sends its own seed by itself: the hand is dealt, nobody pressed Deal.
         page.wait_for_function("document.body.dataset.status === 'playing'")
         _no_jargon(page, "a hand between two people")
-        t = People(client, r.json()["id"], ({"Authorization": f"Bearer {token}"}, bob))
         t.finish_hand()
     page.wait_for_selector("#hand-end:not([hidden])")
     page.wait_for_selector("#seal-verdict[data-ok=true]")
