@@ -103,15 +103,14 @@ def deadlines(
     """Every deadline of a match between two people that is running now, passed or not:
     (when, the winning seat or ``None``, why: ``"time"``, ``"left"`` or ``"closed"``).
 
-    - Closed: a table nobody joined whose creator has not been seen for ``grace`` seconds is
-      closed, nobody winning (as when they start another match).
-
     - Out of time: the mover's clock (:func:`clock_of`); the mover loses.
     - Left: a person not seen for ``grace`` seconds loses.
     - Left too: between hands, a person whose page has not sent its client seed ``grace``
       seconds after the hand ended (or the table was joined) loses; both missing, nobody wins.
       A page sends its seed by itself within seconds, so only a page that stopped, or a
       client that holds the table hostage, meets this.
+    - Closed: a table nobody joined whose creator has not been seen for ``grace`` seconds is
+      closed, nobody winning (as when they start another match).
     """
     if people.ended is not None or table.match.over:
         return []

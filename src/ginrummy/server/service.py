@@ -116,7 +116,6 @@ SEED_TRIES = 3
 REMATCH_BUSY = ("One of you is playing another match now; the rematch can start once that "
                 "match is over.")
 
-#: Why an invite cannot be used: unknown, used by someone else or closed, all said alike.
 #: How many locks serialize requests on matches (see ``TableService._lock``).
 LOCK_STRIPES = 64
 
@@ -153,6 +152,15 @@ class _Seated:
     entry: _Entry
     seat: int
     people: PeopleInfo | None
+
+
+def _check_seed(client_seed: str) -> None:
+    """A person's client seed checked before anything is stored: the seed rule's sentence
+    (:class:`~ginrummy.engine.errors.GinRummyError`, 400) when it breaks the rule."""
+    try:
+        check_client_seed(client_seed)
+    except SealError as exc:
+        raise GinRummyError(sentence(str(exc))) from None
 
 
 def _no_change(match_id: str, version: int) -> None:
@@ -318,10 +326,7 @@ class TableService:
         creator gone past the grace period: the table is closed now) is one and the same
         :class:`~ginrummy.server.store.InviteError` (404)."""
         if client_seed is not None:
-            try:
-                check_client_seed(client_seed)
-            except SealError as exc:
-                raise GinRummyError(sentence(str(exc))) from None
+            _check_seed(client_seed)
         try:
             match_id, ended, joined = self.store.join_people_match(
                 invite, player.id, self.now(), address=address, seed=client_seed,
@@ -614,10 +619,7 @@ class TableService:
         the hand is dealt from both. When the other person's seed was stored meanwhile (two
         seeds sent at once, perhaps to two workers), the table is read again and the seed
         judged anew: both seeds are kept, and the hand is dealt once."""
-        try:
-            check_client_seed(client_seed)
-        except SealError as exc:
-            raise GinRummyError(sentence(str(exc))) from None
+        _check_seed(client_seed)
         match_id = seated.info.id
         for attempt in range(SEED_TRIES):
             people = seated.people
