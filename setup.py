@@ -1,9 +1,9 @@
 """Build: compiles the rules engine's core with mypyc when the machine can.
 
-Everything else is in pyproject.toml. The modules named in
-``ginrummy.engine.native.COMPILED`` are compiled to C extensions (docs/architecture.md, "The
-compiled core"); with no C compiler or no Python headers, or with ``GINRUMMY_PURE=1``, the
-package installs as plain Python, which gives the same answers more slowly. A compile that fails is skipped the same way (the extensions are
+Everything else is in pyproject.toml. The modules named in ``ginrummy.engine.native.COMPILED`` are
+compiled to C extensions (docs/architecture.md, "The compiled core"); with no C compiler or no
+Python headers, or with ``GINRUMMY_PURE=1``, the package installs as plain Python, which gives the
+same answers more slowly. A compile that fails is skipped the same way (the extensions are
 optional).
 """
 

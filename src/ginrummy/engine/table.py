@@ -3,10 +3,10 @@
 Every front end drives a :class:`Table` instead of writing its own loop: self-play
 (:mod:`ginrummy.selfplay.play`, :mod:`ginrummy.selfplay.simulate`,
 :mod:`ginrummy.selfplay.tournament`), the terminal (:mod:`ginrummy.tui.table`) and the web server
-(:mod:`ginrummy.server.service`). A table keeps no
-game state of its own: everything it answers is read from its :class:`~ginrummy.engine.match.Match`
-(and :class:`~ginrummy.engine.sealer.DealSealer`), so a table built around a reloaded match is the
-table that was saved.
+(:mod:`ginrummy.server.service`). A table keeps no game state of its own: everything it answers is
+read from its :class:`~ginrummy.engine.match.Match` (and
+:class:`~ginrummy.engine.sealer.DealSealer`), so a table built around a reloaded match is the table
+that was saved.
 
 Seats are kinds:
 

@@ -100,10 +100,9 @@ class RecordReport:
 def verify_record(text: str, *, published: Mapping[int, str] | None = None) -> RecordReport:
     """Check every hand of the match record ``text``.
 
-    ``published`` maps hand numbers (from 1) to commitments the player noted down before the
-    deal; each is compared with the record's. Raises
-    :class:`~ginrummy.engine.errors.InvalidRecordError` only when the text is not a record at all.
-    """
+    ``published`` maps hand numbers (from 1) to commitments the player noted down before the deal;
+    each is compared with the record's. Raises :class:`~ginrummy.engine.errors.InvalidRecordError`
+    only when the text is not a record at all."""
     data = parse(text)
     problems: list[str] = []
     try:

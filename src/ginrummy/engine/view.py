@@ -127,8 +127,7 @@ class PlayerView(Verifier):
         """The move, parsed, if this seat may make it now; otherwise raise
         :class:`~ginrummy.engine.errors.IllegalMoveError` with the sentence the hand itself would
         give (:func:`ginrummy.engine.legal.verify_move` on the facts this seat knows), or "It is not
-        your
-        turn." when the other seat is to play."""
+        your turn." when the other seat is to play."""
         parsed = Move.parse(move)
         if self.phase != OVER and self.to_play != self.seat:
             raise IllegalMoveError("It is not your turn.")

@@ -2,8 +2,7 @@
 
 The environment drives a :class:`~ginrummy.engine.table.Table` like every other front end: agents
 sit in :class:`~ginrummy.engine.table.Person` seats and their actions go through :meth:`Table.play`;
-an
-``opponent`` sits in a :class:`~ginrummy.engine.table.Computer` seat and the table plays it, from
+an ``opponent`` sits in a :class:`~ginrummy.engine.table.Computer` seat and the table plays it, from
 its own view, whenever it is to act. Observations, masks, infos and the rendered text are built from
 the acting seat's :class:`~ginrummy.engine.view.PlayerView` only (``docs/env.md``).
 """
@@ -241,9 +240,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
         An action outside the mask raises the engine's
         :class:`~ginrummy.engine.errors.IllegalMoveError` and changes nothing; with
-        ``illegal_reward`` set (as :func:`env` does) it ends the episode instead, with that
-        reward to the agent and 0 to the other. An action is an integer (Python's or NumPy's);
-        anything else (a float, a string, an array) is an illegal action too.
+        ``illegal_reward`` set (as :func:`env` does) it ends the episode instead, with that reward
+        to the agent and 0 to the other. An action is an integer (Python's or NumPy's); anything
+        else (a float, a string, an array) is an illegal action too.
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:

@@ -1,11 +1,10 @@
 """Any PettingZoo-style policy as a computer player at our tables.
 
-A *policy* is a callable ``policy(observation, action_mask) -> action``: the observation vector
-and the action mask of :mod:`ginrummy.env` (what ``env.last()`` gives an agent), and an action
-number of :mod:`ginrummy.env.actions`. :class:`PolicyPlayer` wraps one as a
-:class:`~ginrummy.players.Player`, so it sits in a :class:`~ginrummy.engine.table.Computer` seat
-like our own players, and like them it sees only its seat's
-:class:`~ginrummy.engine.view.PlayerView`:
+A *policy* is a callable ``policy(observation, action_mask) -> action``: the observation vector and
+the action mask of :mod:`ginrummy.env` (what ``env.last()`` gives an agent), and an action number of
+:mod:`ginrummy.env.actions`. :class:`PolicyPlayer` wraps one as a :class:`~ginrummy.players.Player`,
+so it sits in a :class:`~ginrummy.engine.table.Computer` seat like our own players, and like them it
+sees only its seat's :class:`~ginrummy.engine.view.PlayerView`:
 
 >>> from ginrummy.engine.match import Match
 >>> from ginrummy.players import make

@@ -50,14 +50,12 @@ right the search is trusted further: ``at_once_confidence`` (default 1) standard
 step 4 stand (with the mix the search misjudges a quick knocker, and trusting it further lost
 points against one).
 
-Gin, big gin, a take that goes gin and forced moves are played without search, and so is a
-take of the top discard that ``hard`` makes against a quick knocker (``at_once_search_takes``
-searches it against a stock draw instead). The budget is
-a number of worlds (``samples``), so a decision is a function of the view and the player's
-seeded RNG only; ``time_limit`` optionally stops early (then a busy machine can change a
-decision; a search stopped after one world keeps ``hard``'s favourite). All randomness, the
-worlds included, comes from the player's own RNG.
-"""
+Gin, big gin, a take that goes gin and forced moves are played without search, and so is a take of
+the top discard that ``hard`` makes against a quick knocker (``at_once_search_takes`` searches it
+against a stock draw instead). The budget is a number of worlds (``samples``), so a decision is a
+function of the view and the player's seeded RNG only; ``time_limit`` optionally stops early (then a
+busy machine can change a decision; a search stopped after one world keeps ``hard``'s favourite).
+All randomness, the worlds included, comes from the player's own RNG."""
 
 from __future__ import annotations
 

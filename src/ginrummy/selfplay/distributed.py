@@ -1,12 +1,11 @@
 """Self-play on Ray: the same jobs as on local processes, run as Ray tasks.
 
-A :class:`RaySession` either starts a local Ray for the run (``ginrummy simulate --ray``) or
-joins an existing cluster (``--ray ADDRESS``). Its :meth:`RaySession.parts` runs each
+A :class:`RaySession` either starts a local Ray for the run (``ginrummy simulate --ray``) or joins
+an existing cluster (``--ray ADDRESS``). Its :meth:`RaySession.parts` runs each
 :class:`~ginrummy.selfplay.simulate.Job` as one task of :func:`~ginrummy.selfplay.simulate.play_job`
 and hands the parts back in job order, as the local runner does; since every game is a pure function
-of the
-master seed and its index, the results are the same on Ray as anywhere else, and only the speed
-changes.
+of the master seed and its index, the results are the same on Ray as anywhere else, and only the
+speed changes.
 
 Ray is an optional extra (``pip install "ginrummy[ray]"``): this module imports it only when a
 session starts, and says how to install it when it is missing.

@@ -2,8 +2,7 @@
 
 Both go through :mod:`ginrummy.engine.table`, the one place that asks computer players for moves:
 each player is asked with its own seat's :class:`~ginrummy.engine.view.PlayerView` and nothing else,
-and
-keeps its own RNG stream (it is not reseeded).
+and keeps its own RNG stream (it is not reseeded).
 
 >>> from ginrummy.players import make
 >>> result = play_hand(Hand(seed=3), [make("random", seed=1), make("random", seed=2)])

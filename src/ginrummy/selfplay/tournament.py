@@ -1,11 +1,11 @@
 """A round robin: every pair of players plays the same number of whole matches.
 
 Each pair ``(i, j)`` (``i < j`` in the order given) is a :class:`~ginrummy.selfplay.simulate.Setup`
-whose seed is ``"{seed}/pair/{i}-{j}"``, so the whole tournament is reproducible from one seed
-and independent of the number of worker processes. Within a pair, seats and the first deal
-alternate as in :mod:`ginrummy.selfplay.simulate`, whose
-:func:`~ginrummy.selfplay.simulate.play_one_match` plays each match at a
-:class:`~ginrummy.engine.table.Table` of two computers that keep their own RNG streams.
+whose seed is ``"{seed}/pair/{i}-{j}"``, so the whole tournament is reproducible from one seed and
+independent of the number of worker processes. Within a pair, seats and the first deal alternate as
+in :mod:`ginrummy.selfplay.simulate`, whose :func:`~ginrummy.selfplay.simulate.play_one_match` plays
+each match at a :class:`~ginrummy.engine.table.Table` of two computers that keep their own RNG
+streams.
 
 >>> t = Tournament.of("traditional", ["random", "random"], matches=0, seed="doc")
 >>> t.labels, [job.setup.seed for job in t.jobs()]

@@ -1,20 +1,19 @@
 """The coach at the web table: remarks on the person's decisions, hand reviews and revisits.
 
-The coach runs apart from the move round trip: the page asks for a remark after the answer to
-its move has arrived, so the computer's reply is never delayed. Every assessment is computed
-from the person's own :class:`~ginrummy.engine.view.PlayerView` before the move (a replay of the
-hand up to it), never from the hand itself, and kept in
-:class:`~ginrummy.server.coach_store.CoachNotes`
-so the hand's review reuses it. Only the person's (seat 0's) decisions are ever assessed, and a
-decision of a hand in play can be asked about only once it has been played.
+The coach runs apart from the move round trip: the page asks for a remark after the answer to its
+move has arrived, so the computer's reply is never delayed. Every assessment is computed from the
+person's own :class:`~ginrummy.engine.view.PlayerView` before the move (a replay of the hand up to
+it), never from the hand itself, and kept in :class:`~ginrummy.server.coach_store.CoachNotes` so the
+hand's review reuses it. Only the person's (seat 0's) decisions are ever assessed, and a decision of
+a hand in play can be asked about only once it has been played.
 
-Speed (issue 16): a review no longer waits for every decision to be assessed. While the hand
-is played the page asks the coach to *assess ahead* (:meth:`CoachService.ahead`: every decision
-of the person already played and not yet assessed, kept as notes), so at the hand's end only
-the last one or two decisions are new; and the review is *streamed*
-(:meth:`CoachService.review_lines`): the list of decisions first, then each remark as soon as it
-is known (the kept ones at once), then the whole review. One lock per match makes the assessing
-ahead and a streamed review share the work instead of doing a decision twice.
+Speed (issue 16): a review no longer waits for every decision to be assessed. While the hand is
+played the page asks the coach to *assess ahead* (:meth:`CoachService.ahead`: every decision of the
+person already played and not yet assessed, kept as notes), so at the hand's end only the last one
+or two decisions are new; and the review is *streamed* (:meth:`CoachService.review_lines`): the list
+of decisions first, then each remark as soon as it is known (the kept ones at once), then the whole
+review. One lock per match makes the assessing ahead and a streamed review share the work instead of
+doing a decision twice.
 
 CPU (issue 12): every assessment runs in the :class:`~ginrummy.server.limits.CoachPool` (a
 separate process), never in the server process, so a coach request does not slow another

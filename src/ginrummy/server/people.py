@@ -3,9 +3,8 @@
 A table for two people is a :class:`~ginrummy.engine.table.Table` with an
 :class:`~ginrummy.engine.table.OnlinePerson` in each seat;
 :class:`~ginrummy.server.service.TableService` drives it exactly as it drives a table against the
-computer (the one game loop of the Table),
-and adds what only people need, all worked out here from the match and its
-:class:`~ginrummy.server.store.PeopleInfo`:
+computer (the one game loop of the Table), and adds what only people need, all worked out here from
+the match and its :class:`~ginrummy.server.store.PeopleInfo`:
 
 * the invite (a link token) and its short code to read aloud;
 * the clock: per move, during a hand only, whose clock runs and its deadline;

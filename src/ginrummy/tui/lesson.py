@@ -1,9 +1,8 @@
 """Sample situations at the terminal: ``ginrummy learn``.
 
-A situation is drawn exactly like a turn at the terminal table (:func:`.render.render_table`
-from the learner's :class:`~ginrummy.engine.view.PlayerView`), with its question. The learner
-answers with the table's own commands; the engine judges the move (:func:`ginrummy.lessons.answer`),
-and
+A situation is drawn exactly like a turn at the terminal table (:func:`.render.render_table` from
+the learner's :class:`~ginrummy.engine.view.PlayerView`), with its question. The learner answers
+with the table's own commands; the engine judges the move (:func:`ginrummy.lessons.answer`), and
 only then is the explanation shown, with the opponent's hand.
 """
 

@@ -4,8 +4,7 @@ renderables. Nothing here reads input, plays a move or looks at a
 
 The table is drawn only from the human seat's :class:`~ginrummy.engine.view.PlayerView` (and the
 public score), so the computer's cards cannot appear before the hand is over: they are not in the
-view.
-``plain`` drops colours, box drawing and card symbols (``7h`` for ``7♥``) for screen readers
+view. ``plain`` drops colours, box drawing and card symbols (``7h`` for ``7♥``) for screen readers
 and dumb terminals.
 """
 

@@ -4,12 +4,11 @@
 on: the computer's level, the human's seat, the match's seed and the computer's seed, and
 ``sealed``: the private state of the match's :class:`~ginrummy.engine.sealer.DealSealer`, server
 seeds not revealed yet included (the person owns the file, which lists every deck anyway). Each hand
-carries its public sealed data, and its server seed once it is over, so ``ginrummy verify``
-checks the file. Saves written before sealed deals have no ``sealed`` table and carry on
-unsealed, dealt from the match's seed. It is written
-after every move by writing a temporary file in the same directory, syncing it to disk and
-renaming it over the old one, so a killed process leaves either the old save or the new one,
-never half of one.
+carries its public sealed data, and its server seed once it is over, so ``ginrummy verify`` checks
+the file. Saves written before sealed deals have no ``sealed`` table and carry on unsealed, dealt
+from the match's seed. It is written after every move by writing a temporary file in the same
+directory, syncing it to disk and renaming it over the old one, so a killed process leaves either
+the old save or the new one, never half of one.
 
 Nothing is ever deleted: a save that cannot be read is renamed ``current.corrupt-<time>.toml``,
 an abandoned one ``current.abandoned-<time>.toml``, and a finished match moves to

@@ -3,12 +3,11 @@ come from, and how the sealer's private state is written into the save file.
 
 Every hand of a new ``ginrummy play`` match is dealt by a
 :class:`~ginrummy.engine.sealer.DealSealer` (``docs/sealed-deals.md``): before each deal the table
-prints the hand's commitment and takes the
-person's client seed (``seed TEXT``, ``--client-seed``, or one drawn at random), and once the
-hand is over it prints the revealed server seed. The save file keeps the sealer's private state,
-so a resumed match deals with the seeds it committed to before the interruption. The next
-hand's commitment is published by :meth:`ginrummy.engine.table.Table.seal_next`, the one place for
-it.
+prints the hand's commitment and takes the person's client seed (``seed TEXT``, ``--client-seed``,
+or one drawn at random), and once the hand is over it prints the revealed server seed. The save file
+keeps the sealer's private state, so a resumed match deals with the seeds it committed to before the
+interruption. The next hand's commitment is published by
+:meth:`ginrummy.engine.table.Table.seal_next`, the one place for it.
 
 Server seeds come from :mod:`secrets`, as the protocol says. A match started with ``--seed`` is
 reproducible instead: its server seeds and offered client seeds are derived from that seed, so

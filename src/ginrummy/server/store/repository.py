@@ -21,9 +21,9 @@ sealed-deal private state) are stored encrypted with the server's key
 (:mod:`ginrummy.server.store.keys`); a copy of the database shows no hand in play.
 
 The schema is managed by Alembic migrations (:mod:`ginrummy.server.store.migrations`):
-``Store(url)`` brings the database to the newest revision first; ``Store(url, migrate=False)`` (a
-web worker, which
-must not race other workers on the schema) refuses a database that is not there yet.
+``Store(url)`` brings the database to the newest revision first; ``Store(url,
+migrate=False)`` (a web worker, which must not race other workers on the schema) refuses a
+database that is not there yet.
 
 >>> store = Store("sqlite://")
 >>> player, token = store.create_player("Ann")
@@ -43,7 +43,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Unpack
+from typing import Any, Unpack
 
 from sqlalchemy import (
     bindparam,
@@ -101,9 +101,6 @@ from .models import (
     _Seal,
     hash_token,
 )
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = [
     "ConflictError",
@@ -588,8 +585,7 @@ class Store(_PeopleStore):
         schema to the newest revision first; else raise
         :class:`~ginrummy.server.store.migrations.SchemaError` unless it is already there. The
         secrets' keys are ``keys``, or found by :func:`~ginrummy.server.store.keys.load_keys`
-        (``key_file``);
-        keys that do not open the stored secrets raise :class:`SecretKeyError` here.
+        (``key_file``); keys that do not open the stored secrets raise :class:`SecretKeyError` here.
         ``clock``: the time of day for tokens and transfer codes (naive UTC; tests pass one)."""
         from . import migrations
 
