@@ -118,12 +118,9 @@ def _file_lock(engine: Engine) -> Iterator[None]:
 
 def model_metadata() -> MetaData:
     """Every table the code's models declare (the store's, its transfer codes' and rate-limit
-    hits', the coach notes' and the live streams' presence), in one :class:`MetaData`: what the
-    migrations at head must agree with."""
+    hits', the coach notes' and the live streams' presence): the one declarative base's
+    :class:`MetaData`, what the migrations at head must agree with."""
     from .. import limits, tokens  # noqa: F401  (their tables join the base's metadata)
     from ..models import _Base
 
-    merged = MetaData()
-    for table in _Base.metadata.tables.values():
-        table.to_metadata(merged)
-    return merged
+    return _Base.metadata
